@@ -1,0 +1,77 @@
+"""The action vocabulary and its canonical JSON form.
+
+An action is a JSON object with a `type` and, for some types, cards:
+
+| type     | fields          | meaning (rule)                                                         |
+|----------|-----------------|------------------------------------------------------------------------|
+| exchange | card            | pick the card to give in the exchange (TC-XCH-1)                      |
+| use      | cards (a list)  | take the available card, exposing these hand cards with it (C-TURN-2, RUL-16) |
+| reject   |                 | put the rival's card out of play and reveal the next (C-TURN-4)        |
+| pass     |                 | leave a freshly revealed card to the rival (C-TURN-5)                  |
+| force    |                 | force the available card onto the other seat's melds (C-FORCE-1)      |
+| decline  |                 | do not force (AA-FORCE-1)                                              |
+| discard  | card            | discard a hand card after taking (C-TURN-3)                            |
+
+The canonical form lists `cards` in deck order; `legal_actions` are sorted by type, then by the
+cards' deck order. A wrong shape is MalformedInput, never a refusal.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import Deck, cards_of, mask_of
+from .errors import MalformedInput
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "exchange": ("card",),
+    "use": ("cards",),
+    "reject": (),
+    "pass": (),
+    "force": (),
+    "decline": (),
+    "discard": ("card",),
+}
+
+
+class Action(NamedTuple):
+    """A parsed action: `card` for exchange and discard, `cards` (a bit mask) for use.
+    (A named tuple: immutable, and cheap to create by the thousand in legal-action listings.)"""
+
+    type: str
+    card: int | None = None
+    cards: int = 0
+
+    def to_json(self, deck: Deck) -> dict:
+        if self.type == "use":
+            return {"type": "use", "cards": deck.names(self.cards)}
+        if self.card is not None:
+            return {"type": self.type, "card": deck.name(self.card)}
+        return {"type": self.type}
+
+    def sort_key(self) -> tuple:
+        # Sorted by type, then by the cards in deck order (a card list compares element-wise).
+        if self.type == "use":
+            return (self.type, cards_of(self.cards))
+        return (self.type, [] if self.card is None else [self.card])
+
+
+def parse_action(deck: Deck, data: object, field: str = "action") -> Action:
+    """Read an action object; raise MalformedInput naming the offending field."""
+    if not isinstance(data, dict):
+        raise MalformedInput(field, f"an action is an object with a 'type', got {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in FIELDS:
+        raise MalformedInput(f"{field}.type", f"unknown action type {kind!r} (known: {', '.join(FIELDS)})")
+    expected = set(FIELDS[kind]) | {"type"}
+    for key in data:
+        if key not in expected:
+            raise MalformedInput(f"{field}.{key}", f"a {kind!r} action has no field {key!r}")
+    for key in expected:
+        if key not in data:
+            raise MalformedInput(f"{field}.{key}", f"a {kind!r} action needs a {key!r}")
+    if kind == "use":
+        return Action(kind, cards=mask_of(deck.parse_list(data["cards"], f"{field}.cards")))
+    if "card" in data:
+        return Action(kind, card=deck.parse(data["card"], f"{field}.card"))
+    return Action(kind)

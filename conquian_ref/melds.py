@@ -1,0 +1,147 @@
+"""Melds and the arrangement solver.
+
+Implements C-MELD-1 (a meld is a set or a run), C-SET-1 (3 or 4 of a rank, different suits),
+C-RUN-1..3 (runs: one suit, consecutive in sequence order, 7 next to 10/J, ace low, no wrap),
+TC-RUN-1 and AA-RUN-1 (run length limits), C-ARR-1..2 (a valid arrangement of all exposed
+cards, with full rearrangement) and C-ARR-4 / RUL-3 ("fits" means any valid repartition).
+
+Every possible meld of a profile is listed once, as a bit mask, when the table is built (about
+two hundred of them). Whether a set of cards can be arranged is then a small exact search: the
+lowest card left must belong to some meld made only of cards left (there is nowhere else for
+it to go), so try each such meld and recurse. Answers are memoised per mask.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from .cards import cards_of
+from .profile import Profile
+
+_CACHE_SIZE = 1 << 18  # masks remembered per profile; bounded so long runs keep flat memory
+
+
+class MeldTable:
+    """All melds of one profile and the arrangement questions asked about them."""
+
+    def __init__(self, profile: Profile):
+        deck = profile.deck
+        n_ranks = len(deck.ranks)
+        n_suits = len(deck.suit_ids)
+        melds: list[int] = []
+        # C-SET-1: 3 or 4 cards of one rank, each of a different suit.
+        for rank in range(n_ranks):
+            for size in profile.set_sizes:
+                for suits in combinations(range(n_suits), size):
+                    melds.append(sum(1 << deck.card(s, rank) for s in suits))
+        # C-RUN-1..3: consecutive positions in the sequence order of one suit. Positions are
+        # indices in the profile's rank list, so 7 and 10 (or 7 and J) are neighbours (C-RUN-2),
+        # the ace is position 0 and nothing follows the last rank (C-RUN-3: no wrap).
+        for suit in range(n_suits):
+            for length in range(profile.run_min, profile.run_max + 1):
+                for start in range(0, n_ranks - length + 1):
+                    melds.append(sum(1 << deck.card(suit, start + i) for i in range(length)))
+        self.melds: tuple[int, ...] = tuple(melds)
+        self._rules = {m: _meld_rules(profile, m) for m in melds}
+        self.is_meld: frozenset[int] = frozenset(melds)
+        by_lowest: list[list[int]] = [[] for _ in range(deck.size)]
+        containing: list[list[int]] = [[] for _ in range(deck.size)]
+        for meld in melds:
+            by_lowest[(meld & -meld).bit_length() - 1].append(meld)
+            for card in cards_of(meld):
+                containing[card].append(meld)
+        self._by_lowest = tuple(tuple(ms) for ms in by_lowest)
+        self._containing = tuple(tuple(ms) for ms in containing)
+        self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
+        self.use_options = lru_cache(maxsize=_CACHE_SIZE)(self._use_options)
+        self._hand_melds = lru_cache(maxsize=_CACHE_SIZE)(self._hand_only)
+
+    # -- C-ARR-1: is there a valid arrangement? -------------------------------------------
+    def _arrangeable(self, mask: int) -> bool:
+        """True when the cards of `mask` can be split into valid melds, each card in one meld."""
+        if mask == 0:
+            return True
+        low = (mask & -mask).bit_length() - 1
+        for meld in self._by_lowest[low]:
+            if meld & mask == meld and self.arrangeable(mask ^ meld):
+                return True
+        return False
+
+    def arrangement(self, mask: int) -> list[int] | None:
+        """One valid arrangement of `mask` as a list of meld masks (the canonical one: the lowest
+        card's melds are tried in table order), or None when there is none."""
+        if mask == 0:
+            return []
+        low = (mask & -mask).bit_length() - 1
+        for meld in self._by_lowest[low]:
+            if meld & mask == meld and self.arrangeable(mask ^ meld):
+                return [meld] + self.arrangement(mask ^ meld)
+        return None
+
+    def rules_of(self, mask: int) -> list[str]:
+        """The rule ids behind the canonical arrangement of `mask` (for rule coverage)."""
+        rules = ["C-ARR-1", "C-MELD-1"]
+        for meld in self.arrangement(mask) or ():
+            rules.extend(self._rules[meld])
+        return rules
+
+    def fits(self, exposed: int, card_bit: int) -> bool:
+        """C-ARR-4 / RUL-3: the card joins the exposed cards, alone, under some rearrangement."""
+        return exposed != 0 and self.arrangeable(exposed | card_bit)
+
+    # -- C-TURN-2: which hand cards can go down with the taken card? ------------------------
+    def _use_options(self, must: int, hand: int) -> frozenset[int]:
+        """Every subset S of `hand` such that `must | S` has a valid arrangement.
+
+        `must` is what has to be covered (exposed cards plus the taken card). Its lowest card
+        lies in exactly one meld, which may borrow hand cards; recurse on what is left. Once
+        `must` is covered, any further melds made purely of hand cards may go down too.
+        """
+        if must == 0:
+            return self._hand_melds(hand)
+        low = (must & -must).bit_length() - 1
+        pool = must | hand
+        options: set[int] = set()
+        for meld in self._containing[low]:
+            if meld & pool == meld:
+                used = meld & hand
+                for rest in self.use_options(must & ~meld, hand & ~meld):
+                    options.add(used | rest)
+        return frozenset(options)
+
+    def _hand_only(self, hand: int) -> frozenset[int]:
+        """Every subset of `hand` (the empty one included) with a valid arrangement."""
+        if hand == 0:
+            return frozenset((0,))
+        low = (hand & -hand).bit_length() - 1
+        without = hand & ~(1 << low)
+        options = set(self._hand_melds(without))  # the lowest card stays in hand
+        for meld in self._by_lowest[low]:  # or it goes down in a meld of cards above it
+            if meld & hand == meld:
+                for rest in self._hand_melds(hand & ~meld):
+                    options.add(meld | rest)
+        return frozenset(options)
+
+
+@lru_cache(maxsize=None)
+def meld_table(profile: Profile) -> MeldTable:
+    """The meld table of a profile, built once."""
+    return MeldTable(profile)
+
+
+def _meld_rules(profile: Profile, meld: int) -> tuple[str, ...]:
+    """Which rules make `meld` a meld: C-SET-1 for a set; for a run C-RUN-1 and the profile's run
+    limits, C-RUN-2 when it crosses the gap left by the removed ranks (7 next to 10 or J),
+    C-RUN-3 when it starts at the ace (ace low)."""
+    deck = profile.deck
+    cards = cards_of(meld)
+    if len({deck.suit_of(c) for c in cards}) > 1:
+        return ("C-SET-1",)
+    rules = ["C-RUN-1", f"{profile.rule_prefix}-RUN-1", "RUL-2"]
+    ranks = [deck.ranks[deck.rank_of(c)] for c in cards]
+    if "7" in ranks[:-1]:
+        rules.append("C-RUN-2")
+    if deck.rank_of(cards[0]) == 0:
+        rules.append("C-RUN-3")
+    return tuple(rules)

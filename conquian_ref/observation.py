@@ -1,0 +1,45 @@
+"""What one seat may know: the observation (C-OBS-1, TC-XCH-2, RUL-8, RUL-12).
+
+Hidden information is a security property: an observation is built only from what the seat
+has seen. It holds the seat's own hand, every exposed card, the available card, the stock
+count (never its order), the hand counts, the out-of-play cards (each was face up before it
+left play, RUL-8) and the public history. During the exchange it shows the seat's own pick and
+only *whether* the rival has picked (RUL-12); after the swap, the given and received cards.
+"""
+
+from __future__ import annotations
+
+from .cards import count
+
+
+def observe(game, seat: int) -> dict:
+    game._fire("C-OBS-1")
+    if game.picks is not None:
+        game._fire("TC-XCH-2", *(("RUL-12",) if game.phase == "exchange" else ()))
+    deck = game.deck
+    rival = 1 - seat
+    exchange = None
+    if game.picks is not None:
+        mine = game.picks[seat]
+        if game.phase == "exchange":
+            exchange = {"mine": None if mine is None else deck.name(mine), "rival_picked": game.picks[rival] is not None}
+        else:
+            exchange = {"gave": deck.name(mine), "received": deck.name(game.picks[rival])}
+    return {
+        "seat": seat,
+        "profile": game.profile.id,
+        "dealer": game.dealer,
+        "phase": game.phase,
+        "to_act": list(game.to_act),
+        "hand": deck.names(game.hands[seat]),
+        "hand_counts": [count(h) for h in game.hands],
+        "exposed": [deck.names(e) for e in game.exposed],
+        "available": game.available_json(),
+        "stock_count": game.stock_count,
+        "out_of_play": [deck.name(c) for c in game.out_of_play],
+        "exchange": exchange,
+        "pending": game.pending,
+        "outcome": None if game.outcome is None else game.outcome.to_json(),
+        # Every logged event is public: exchange picks are logged only once both are made.
+        "history": [dict(e) for e in game.history],
+    }

@@ -1,0 +1,87 @@
+"""The project's JSON Schemas (profile, scenario, ...), loaded by name and ready to validate.
+
+The canonical schema files live in `schema/` at the repository root. An installed package
+carries copies of them as `conquian_ref/_schema/*.json` (pyproject.toml maps `schema/` onto the
+data-only sub-package `conquian_ref._schema`). Lookup order: the package's `_schema/` first,
+then `../schema/` next to the package, which is where they are in a source checkout and in an
+editable install.
+
+- `load_schema(name)`: the parsed schema, checked against the 2020-12 meta-schema. `name` is
+  a file name ("profile.schema.json") or its short form ("profile").
+- `validator(name)`: a `jsonschema.Draft202012Validator` for that schema whose `$ref`s resolve
+  through `registry()`, so schemas refer to one another by `$id` (for example
+  "common.schema.json#/$defs/card" inside https://conquian-ref.example/schema/...).
+- `registry()`: a `referencing.Registry` holding every shipped schema under its `$id`.
+
+Everything is loaded once and cached; the returned objects are shared, so do not mutate them.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SUFFIX = ".schema.json"
+
+
+def _schema_dir() -> Traversable:
+    packaged = resources.files(__package__) / "_schema"
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parent.parent / "schema"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError(f"no schema directory: looked in {packaged} and {source}")
+
+
+def _file_name(name: str) -> str:
+    return name if name.endswith(".json") else name + SUFFIX
+
+
+def schema_names() -> list[str]:
+    """File names of all shipped schemas, sorted."""
+    return sorted(p.name for p in _schema_dir().iterdir() if p.name.endswith(".json"))
+
+
+def load_schema(name: str) -> dict:
+    """The schema `name` ("profile" or "profile.schema.json"), parsed and meta-schema checked."""
+    return _load(_file_name(name))
+
+
+@cache
+def _load(file_name: str) -> dict:
+    path = _schema_dir() / file_name
+    if not path.is_file():
+        raise FileNotFoundError(f"unknown schema {file_name!r} (known: {', '.join(schema_names())})")
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+@cache
+def registry() -> Registry:
+    """Every shipped schema, registered under its `$id`."""
+    resources_by_id = []
+    for file_name in schema_names():
+        schema = load_schema(file_name)
+        if "$id" not in schema:
+            raise ValueError(f"schema {file_name} has no $id")
+        resources_by_id.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
+    return Registry().with_resources(resources_by_id).crawl()
+
+
+def validator(name: str) -> Draft202012Validator:
+    """A Draft 2020-12 validator for schema `name`, resolving `$ref`s between schemas by `$id`."""
+    return _validator(_file_name(name))
+
+
+@cache
+def _validator(file_name: str) -> Draft202012Validator:
+    return Draft202012Validator(_load(file_name), registry=registry())
