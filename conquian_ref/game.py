@@ -27,6 +27,7 @@ import copy
 
 from .actions import Action, parse_action
 from .cards import bit, cards_of, count, mask_of
+from .dealing import deal
 from .errors import REASONS, IllegalAction, MalformedInput
 from .melds import meld_table
 from .outcome import Outcome
@@ -79,14 +80,8 @@ class Game:
         order = profile.deck.parse_list(deck_order, "deck")
         if len(order) != profile.deck.size:
             raise MalformedInput("deck", f"a deck order lists all {profile.deck.size} cards, got {len(order)}")
-        hands: list[list[int]] = [[], []]
-        seat, i = other(dealer), 0
-        while min(len(h) for h in hands) < profile.hand_size:
-            take = min(profile.packet_size, profile.hand_size - len(hands[seat]))
-            hands[seat] += order[i : i + take]
-            i += take
-            seat = other(seat)
-        game = cls(profile, [mask_of(h) for h in hands], order[i:], dealer)
+        hands, stock = deal(profile, order, dealer)
+        game = cls(profile, [mask_of(h) for h in hands], stock, dealer)
         game._fire("RUL-10", "RUL-15")
         return game
 
@@ -149,24 +144,26 @@ class Game:
 
     # -- legality --------------------------------------------------------------------------
     def legal(self, seat: int) -> list[Action]:
-        """Every legal action of `seat`, sorted (type, then cards in deck order)."""
+        """Every legal action of `seat`, sorted by type name, then by cards in deck order
+        (built in that order: decline, discard, exchange, force, pass, reject, use)."""
         if seat not in self.to_act:
             return []
         hand = self.hands[seat]
         if self.phase == "exchange":
-            actions = [Action("exchange", card=c) for c in cards_of(hand)]
-        elif self.phase == "discard":
-            actions = [Action("discard", card=c) for c in cards_of(hand)]
-        elif self.phase == "force_decision":
-            actions = [Action("decline"), Action("force")]
-        else:
-            card = bit(self.available)
-            actions = [Action("use", cards=s) for s in self.table.use_options(self.exposed[seat] | card, hand)]
-            if self._may_decline_card(seat):
-                actions.append(Action("pass") if self.revealed else Action("reject"))
-            if self.profile.onto_rival and self.table.fits(self.exposed[other(seat)], card):
-                actions.append(Action("force"))
-        actions.sort(key=Action.sort_key)
+            return [Action("exchange", card=c) for c in cards_of(hand)]
+        if self.phase == "discard":
+            return [Action("discard", card=c) for c in cards_of(hand)]
+        if self.phase == "force_decision":
+            return [Action("decline"), Action("force")]
+        card = bit(self.available)
+        actions = []
+        if self.profile.onto_rival and self.table.fits(self.exposed[other(seat)], card):
+            actions.append(Action("force"))
+        if self._may_decline_card(seat):
+            actions.append(Action("pass") if self.revealed else Action("reject"))
+        uses = self.table.legal_uses(self.exposed[seat], card, hand)
+        if uses:
+            actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
         return actions
 
     def legal_actions(self, seat: int) -> list[dict]:
@@ -284,6 +281,8 @@ class Game:
         # C-TURN-2: the taken card is exposed at once, with the chosen hand cards (RUL-16), all own
         # exposed cards rearranged as needed (C-ARR-2).
         self._fire("C-TURN-2", "C-ARR-2", "C-ARR-3", "RUL-13", "RUL-16")
+        if not act.cards:
+            self._fire("C-ARR-4", "RUL-3")  # the card was taken alone: it fit the exposed melds
         self._log("use", seat=seat, card=self.deck.name(self.available), cards=self.deck.names(act.cards))
         self.hands[seat] &= ~act.cards
         self.exposed[seat] |= act.cards
@@ -307,7 +306,7 @@ class Game:
         # C-TURN-3: the discard becomes the available card for the other seat, whose turn begins.
         self._fire("C-TURN-3", "C-TURN-1")
         if self.hands[seat] == bit(act.card):
-            self._fire("C-END-2")  # emptying the hand below the target does not win
+            self._fire("C-END-2", self._rule("GOAL-1"))  # emptying the hand below the target does not win
         self.hands[seat] &= ~bit(act.card)
         self._log("discard", seat=seat, card=self.deck.name(act.card))
         self.available, self.revealed = act.card, False
@@ -330,7 +329,7 @@ class Game:
         return self.profile.own_fit == "rival_option" and self.table.fits(self.exposed[seat], bit(self.available))
 
     def _ask_rival(self, declared: str) -> None:
-        self._fire("AA-FORCE-1", "RUL-14")
+        self._fire("AA-FORCE-1", "RUL-14", "C-ARR-4", "RUL-3")
         self._log(declared, seat=self.active, card=self.deck.name(self.available), pending=True)
         self.phase, self.pending = "force_decision", declared
 
@@ -360,11 +359,11 @@ class Game:
         # the forcer moves next with that discard (RUL-5), unless the receiver reaches the target (RUL-6).
         if self.phase == "force_decision":
             receiver = self.active
-            self._fire("AA-FORCE-2", "RUL-11")
+            self._fire("AA-FORCE-2")
         else:
             receiver = other(seat)
             self._fire("TC-FORCE-1", "TC-FORCE-3", "RUL-17")
-        self._fire("C-FORCE-1", "C-ARR-4", "RUL-3", "RUL-4", "RUL-5")
+        self._fire("C-FORCE-1", "C-ARR-4", "RUL-3", "RUL-4", "RUL-5", "RUL-11")
         self._log("force", seat=seat, receiver=receiver, card=self.deck.name(self.available))
         self.pending = None
         self.phase = "play"

@@ -53,6 +53,14 @@ class MeldTable:
                 containing[card].append(meld)
         self._by_lowest = tuple(tuple(ms) for ms in by_lowest)
         self._containing = tuple(tuple(ms) for ms in containing)
+        # Bit masks for `meldable`: one suit's row of ranks, and where a run may start.
+        self._n_ranks, self._n_suits = n_ranks, n_suits
+        self._row = (1 << n_ranks) - 1
+        self._run_starts = sum(
+            1 << deck.card(suit, start) for suit in range(n_suits) for start in range(n_ranks - profile.run_min + 1)
+        )
+        self._run_min = profile.run_min
+        self._set_min = min(profile.set_sizes)
         self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
         self.use_options = lru_cache(maxsize=_CACHE_SIZE)(self._use_options)
         self._hand_melds = lru_cache(maxsize=_CACHE_SIZE)(self._hand_only)
@@ -91,6 +99,41 @@ class MeldTable:
         return exposed != 0 and self.arrangeable(exposed | card_bit)
 
     # -- C-TURN-2: which hand cards can go down with the taken card? ------------------------
+    def meldable(self, pool: int) -> int:
+        """The cards of `pool` that belong to at least one meld made only of cards of `pool`.
+
+        A quick filter computed with whole-mask bit operations: a card is in a run of `pool`
+        when `run_min` consecutive cards of its suit around it are there (a window start is
+        only valid inside one suit's row), and in a set when its rank is present in at least
+        `set_min` suits. Cards outside this mask can never be exposed from `pool`."""
+        starts = self._run_starts
+        for i in range(self._run_min):
+            starts &= pool >> i
+        in_run = 0
+        for i in range(self._run_min):
+            in_run |= starts << i
+        rows = [(pool >> (s * self._n_ranks)) & self._row for s in range(self._n_suits)]
+        ranks = 0
+        for suits in combinations(rows, self._set_min):
+            common = suits[0]
+            for row in suits[1:]:
+                common &= row
+            ranks |= common
+        in_set = 0
+        for s, row in enumerate(rows):
+            in_set |= (row & ranks) << (s * self._n_ranks)
+        return (in_run | in_set) & pool
+
+    def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
+        """Every set of hand cards that can be exposed with the taken card (C-TURN-2, C-ARR-2).
+        Hand cards that belong to no possible meld are left out of the search first."""
+        must = exposed | card_bit
+        pool = must | hand
+        card = card_bit.bit_length() - 1
+        if not any(meld & pool == meld for meld in self._containing[card]):
+            return frozenset()  # the taken card belongs to no meld at all: the common case
+        return self.use_options(must, hand & self.meldable(pool))
+
     def _use_options(self, must: int, hand: int) -> frozenset[int]:
         """Every subset S of `hand` such that `must | S` has a valid arrangement.
 

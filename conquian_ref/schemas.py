@@ -85,3 +85,10 @@ def validator(name: str) -> Draft202012Validator:
 @cache
 def _validator(file_name: str) -> Draft202012Validator:
     return Draft202012Validator(_load(file_name), registry=registry())
+
+
+@cache
+def definition_validator(name: str, pointer: str) -> Draft202012Validator:
+    """A validator for one definition inside schema `name`, e.g. ("protocol", "/$defs/requests/setup")."""
+    schema_id = _load(_file_name(name))["$id"]
+    return Draft202012Validator({"$ref": f"{schema_id}#{pointer}"}, registry=registry())

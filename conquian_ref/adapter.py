@@ -1,0 +1,154 @@
+"""The reference adapter: the reference engine behind the conformance protocol (docs/protocol.md).
+
+Run as `python -m conquian_ref.adapter`: it reads one JSON request per line on stdin and
+writes one JSON answer per line on stdout, until `stop` or the end of input. `ReferenceAdapter`
+is also used in-process (the runner's `direct` mode), so both paths share one handler.
+
+Every answer echoes the request's `seq`. A rule refusal is an ordinary answer
+(`{"result": "refused", "reason": ...}`); anything else that goes wrong (an unknown command,
+malformed input, no deal set up) is an error answer `{"error": {"message": ...}}`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from . import __version__
+from .errors import ConquianError, IllegalAction
+
+PROTOCOL_VERSION = 1
+CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match"]
+
+
+class ReferenceAdapter:
+    """Answers protocol requests (dicts) with the reference engine."""
+
+    def __init__(self):
+        self.game = None
+
+    def handle(self, request: object) -> dict:
+        seq = request.get("seq") if isinstance(request, dict) else None
+        try:
+            if not isinstance(request, dict):
+                raise ConquianError("a request is a JSON object")
+            cmd = request.get("cmd")
+            handler = getattr(self, f"cmd_{cmd}", None) if isinstance(cmd, str) else None
+            if handler is None:
+                raise ConquianError(f"unknown command {cmd!r}")
+            answer = handler(request)
+        except ConquianError as exc:
+            answer = {"error": {"message": str(exc)}}
+        return {"seq": seq, **answer}
+
+    def cmd_start(self, request: dict) -> dict:
+        from .profile import PROFILE_IDS
+
+        if request.get("version") != PROTOCOL_VERSION:
+            raise ConquianError(f"protocol version {request.get('version')!r} is not supported (this adapter speaks {PROTOCOL_VERSION})")
+        return {
+            "version": PROTOCOL_VERSION,
+            "implementation": {
+                "name": "conquian-ref",
+                "version": __version__,
+                "language": "python",
+                "homepage": None,  # no public home yet
+            },
+            "profiles": list(PROFILE_IDS),
+            "capabilities": CAPABILITIES,
+        }
+
+    def cmd_setup(self, request: dict) -> dict:
+        from .game import Game
+        from .profile import load_profile
+
+        profile = load_profile(_field(request, "profile"))
+        dealer = _field(request, "dealer")
+        if "deck" in request:
+            self.game = Game.from_deck(profile, request["deck"], dealer)
+        else:
+            self.game = Game.from_deal(profile, _field(request, "hands"), _field(request, "stock"), dealer)
+        return {"ok": True}
+
+    def cmd_apply(self, request: dict) -> dict:
+        game = self._game()
+        try:
+            game.apply(_field(request, "seat"), _field(request, "action"))
+        except IllegalAction as exc:
+            return {"result": "refused", "reason": exc.reason, "message": exc.message}
+        return {"result": "accepted"}
+
+    def cmd_state(self, request: dict) -> dict:
+        return {"state": self._game().state_json()}
+
+    def cmd_observation(self, request: dict) -> dict:
+        return {"observation": self._game().observation(_seat(request))}
+
+    def cmd_legal(self, request: dict) -> dict:
+        return {"actions": self._game().legal_actions(_seat(request))}
+
+    def cmd_perft(self, request: dict) -> dict:
+        from .perft import divide, perft_counts
+
+        depth = _field(request, "depth")
+        if not isinstance(depth, int) or not 1 <= depth <= 4:
+            raise ConquianError("depth is a whole number from 1 to 4")
+        answer = {"counts": perft_counts(self._game(), depth)}
+        if request.get("divide"):
+            answer["divide"] = divide(self._game(), depth)
+        return answer
+
+    def cmd_match(self, request: dict) -> dict:
+        from .match import Match
+        from .outcome import Outcome
+        from .profile import load_profile
+
+        match = Match(load_profile(_field(request, "profile")), _field(request, "first_dealer"))
+        for outcome in _field(request, "deals"):
+            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
+        full = match.to_json()
+        return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
+
+    def cmd_stop(self, request: dict) -> dict:
+        return {"ok": True}
+
+    def _game(self):
+        if self.game is None:
+            raise ConquianError("no deal is set up: send setup first")
+        return self.game
+
+
+def _field(request: dict, name: str):
+    if name not in request:
+        raise ConquianError(f"the request lacks {name!r}")
+    return request[name]
+
+
+def _seat(request: dict) -> int:
+    seat = _field(request, "seat")
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise ConquianError(f"a seat is 0 or 1, got {seat!r}")
+    return seat
+
+
+def serve(stdin=sys.stdin, stdout=sys.stdout) -> int:
+    """The protocol loop: one request per line in, one answer per line out."""
+    adapter = ReferenceAdapter()
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {exc}"}}
+        else:
+            answer = adapter.handle(request)
+        stdout.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if isinstance(request, dict) and request.get("cmd") == "stop":
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())

@@ -1,0 +1,211 @@
+"""`conquian-ref check`: run the scenario corpus against an implementation and report.
+
+The main job of the project. For each selected scenario: skip it if the implementation does
+not support its profile or a capability it needs; otherwise replay it over the protocol
+(conquian_ref.impl) and classify the result:
+
+| status  | meaning                                                                  |
+|---------|--------------------------------------------------------------------------|
+| passed  | every step and check agreed                                              |
+| failed  | the first disagreement is reported (step, field, expected, got)          |
+| errored | the adapter misbehaved (crash, timeout, garbage, ...); it is restarted   |
+| skipped | profile or capability not supported (the reason says which)             |
+| xfail   | failed, and listed in the known-failures file (with its reason)          |
+| xpass   | listed as a known failure but passed: reported, and it fails the run     |
+
+The run stops early, with one message, when the handshake fails or when the implementation
+fails the same way in `STOP_AFTER` scenarios in a row. Exit status 0 only when nothing failed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConquianError
+from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command, quote
+from .replay import Failure, replay
+from .scenario import Scenario, corpus_dir, load_corpus
+
+STOP_AFTER = 5  # identical adapter failures in a row that stop the run
+CORE = {"state"}  # capabilities every implementation must declare
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    status: str
+    failure: Failure | None = None
+    adapter: AdapterFailure | None = None
+    reason: str = ""  # why skipped, or the known-failure reason
+    seconds: float = 0.0
+
+    @property
+    def counts_as_failure(self) -> bool:
+        return self.status in ("failed", "errored", "xpass")
+
+
+@dataclass
+class Run:
+    impl: str
+    handshake: object
+    results: list[Result] = field(default_factory=list)
+    stopped_early: str = ""
+    seconds: float = 0.0
+    corpus: str = ""
+
+    def count(self, *statuses: str) -> int:
+        return sum(r.status in statuses for r in self.results)
+
+    @property
+    def ok(self) -> bool:
+        return not self.stopped_early and not any(r.counts_as_failure for r in self.results)
+
+    def summary_line(self) -> str:
+        """The closing line: 'N passed, N failed, N skipped' (errored and xpass count as failed;
+        known failures as skipped)."""
+        return (
+            f"{self.count('passed')} passed, {self.count('failed', 'errored', 'xpass')} failed, "
+            f"{self.count('skipped', 'xfail')} skipped"
+        )
+
+
+def needs(scenario: Scenario) -> set[str]:
+    """The optional capabilities a scenario needs (docs/protocol.md, "Capabilities")."""
+    data = scenario.data
+    if "match" in data:
+        return {"match"}
+    wanted = set(CORE)
+    for step in data["steps"]:
+        check = step.get("check", {})
+        if "observation" in check:
+            wanted.add("observation")
+        if "legal" in check:
+            wanted.add("legal_actions")
+        if "perft" in check:
+            wanted.add("perft")
+    return wanted
+
+
+def select(scenarios: list[Scenario], profile: str | None, patterns: list[str]) -> list[Scenario]:
+    """Filter by profile and by -k patterns (a glob or substring of the id, title or file)."""
+    chosen = []
+    for s in scenarios:
+        if profile and profile != "all" and s.profile != profile:
+            continue
+        if patterns:
+            text = f"{s.id} {s.data['title']} {s.path.as_posix()}".lower()
+            if not any(p.lower() in text or fnmatch.fnmatch(s.id, p) for p in patterns):
+                continue
+        chosen.append(s)
+    return chosen
+
+
+def run_check(
+    impl: str = REFERENCE,
+    corpus: Path | None = None,
+    profile: str | None = None,
+    patterns: list[str] | None = None,
+    known: dict[str, str] | None = None,
+    timeout: float | None = None,
+    progress: bool = False,
+    validate_messages: bool = False,
+) -> Run:
+    """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all."""
+    from .impl import DEFAULT_TIMEOUT
+
+    corpus = Path(corpus) if corpus else corpus_dir()
+    if not corpus.exists():
+        raise ConquianError(f"{corpus}: no such corpus folder")
+    scenarios, problems = load_corpus([corpus])
+    if problems:
+        raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+    chosen = select(scenarios, profile, patterns or [])
+    known = known or {}
+    trace = None
+    if validate_messages:
+        from .protocol_check import MessageValidator
+
+        trace = MessageValidator()
+    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace)
+    started = time.perf_counter()
+    try:
+        handshake = conn.start()
+    except AdapterFailure as exc:
+        conn.close()
+        raise ConquianError(f"the implementation {describe_command(impl)} failed the handshake: {exc}{_tail(exc.stderr)}") from None
+    run = Run(impl, handshake, corpus=str(corpus))
+    bar = _progress(len(chosen), progress)
+    streak: list[str] = []
+    try:
+        for scenario in chosen:
+            result = _run_one(conn, scenario, handshake, known)
+            run.results.append(result)
+            bar.update(1)
+            if result.status == "errored":
+                streak.append(result.adapter.kind + ": " + result.adapter.message)
+                if len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
+                    run.stopped_early = (
+                        f"stopped early: the implementation failed the same way in {STOP_AFTER} scenarios in a row: {streak[-1]}"
+                    )
+                    break
+                try:
+                    handshake = conn.restart()
+                except AdapterFailure as exc:
+                    run.stopped_early = f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}"
+                    break
+            else:
+                streak.clear()
+    finally:
+        bar.close()
+        conn.close()
+    run.seconds = time.perf_counter() - started
+    return run
+
+
+def _run_one(conn, scenario, handshake, known) -> Result:
+    if scenario.profile not in handshake.profiles:
+        return Result(scenario, "skipped", reason=f"profile {scenario.profile} not supported")
+    lacking = needs(scenario) - handshake.capabilities
+    if lacking:
+        return Result(scenario, "skipped", reason=f"needs capability {', '.join(sorted(lacking))}")
+    started = time.perf_counter()
+    try:
+        outcome = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
+    except AdapterFailure as exc:
+        return Result(scenario, "errored", adapter=exc, seconds=time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    if scenario.id in known:
+        status = "xfail" if outcome.failure else "xpass"
+        return Result(scenario, status, outcome.failure, reason=known[scenario.id], seconds=seconds)
+    return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds)
+
+
+def _tail(stderr: str) -> str:
+    text = " | ".join(line for line in stderr.strip().splitlines()[-3:])
+    return f" (adapter stderr: {text})" if text else ""
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="scenario", file=sys.stderr, leave=False)
+
+
+def reproduce_command(run: Run, result: Result) -> str:
+    impl = "" if run.impl == REFERENCE else f" --impl {quote(run.impl)}"
+    corpus = "" if Path(run.corpus) == corpus_dir() else f" --corpus {quote(run.corpus)}"
+    return f"conquian-ref check{impl}{corpus} -k {result.scenario.id}"

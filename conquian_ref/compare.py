@@ -1,0 +1,68 @@
+"""The one official comparator: how an expected fragment is matched against an answer.
+
+Rules (also stated in docs/protocol.md when the protocol exists):
+* A mapping in the expectation is a fragment: every key it gives must be present and match;
+  keys it does not give are not compared.
+* Card lists whose order means nothing are compared as sets: `hand`, `cards`, and each seat's
+  list in `hands` and `exposed`. Every other list (the stock, out-of-play cards, to_act,
+  perft counts) is compared in order, element by element, and must have the same length.
+* Legal actions are compared as a set of actions, each action with its `cards` as a set.
+* Everything else compares by equality (numbers, strings, booleans, null).
+"""
+
+from __future__ import annotations
+
+import json
+
+SET_LISTS = {"hand", "cards"}
+PER_SEAT_SET_LISTS = {"hands", "exposed"}
+
+
+def _normal(key: object, value: object) -> object:
+    if key in SET_LISTS and isinstance(value, list):
+        return sorted(value, key=str)
+    if key in PER_SEAT_SET_LISTS and isinstance(value, list):
+        return [sorted(v, key=str) if isinstance(v, list) else v for v in value]
+    return value
+
+
+def mismatches(expected: object, got: object, path: str = "", key: object = None) -> list[tuple[str, object, object]]:
+    """Where `got` differs from the fragment `expected`: a list of (path, expected, got)."""
+    expected, got = _normal(key, expected), _normal(key, got)
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return [(path or "(top)", expected, got)]
+        found = []
+        for k, v in expected.items():
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in got:
+                found.append((sub, v, "(missing)"))
+            else:
+                found.extend(mismatches(v, got[k], sub, k))
+        return found
+    if isinstance(expected, list):
+        if not isinstance(got, list) or len(got) != len(expected):
+            return [(path or "(top)", expected, got)]
+        found = []
+        for i, (e, g) in enumerate(zip(expected, got)):
+            found.extend(mismatches(e, g, f"{path}[{i}]", None))
+        return found
+    if expected != got or type(expected) is not type(got) and not _same_number(expected, got):
+        return [(path or "(top)", expected, got)]
+    return []
+
+
+def _same_number(a: object, b: object) -> bool:
+    return isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool)
+
+
+def action_key(action: dict) -> str:
+    """An action's identity for set comparison: its cards as a set."""
+    return json.dumps(_normal("cards", {k: _normal(k, v) for k, v in action.items()}), sort_keys=True)
+
+
+def compare_actions(expected: list[dict], got: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(missing, extra): expected actions not listed, and listed actions not expected."""
+    want = {action_key(a): a for a in expected}
+    have = {action_key(a): a for a in got}
+    return [a for k, a in want.items() if k not in have], [a for k, a in have.items() if k not in want]

@@ -1,0 +1,102 @@
+"""`conquian-ref coverage`: which scenarios cite and exercise each rule, and each reason code.
+
+For every profile it lists every rule id (docs/rules) with the scenarios that cite it, and
+flags: a rule no scenario cites; a scenario citing a rule that never fired while the reference
+engine replayed it (the engine records the rules it applies); a reason code no scenario
+produces. Rules of the area EX (worked examples of the sources) are illustrations, not engine
+behaviour, so they are exempt from the "fired" check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import REASONS
+from .profile import PROFILE_IDS
+from .rulebook import rules_for
+from .scenario import corpus_dir, load_corpus
+
+
+def _exempt_from_fired(rule_id: str) -> bool:
+    return "-EX-" in rule_id
+
+
+@dataclass
+class Coverage:
+    cited: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # profile -> rule -> scenario ids
+    uncited: dict[str, list[str]] = field(default_factory=dict)
+    not_fired: list[tuple[str, str]] = field(default_factory=list)  # (scenario id, rule id)
+    reasons: dict[str, list[str]] = field(default_factory=dict)  # code -> scenario ids
+    failing: list[str] = field(default_factory=list)
+
+    @property
+    def reasons_missing(self) -> list[str]:
+        return [code for code, ids in self.reasons.items() if not ids]
+
+    @property
+    def ok(self) -> bool:
+        return not (any(self.uncited.values()) or self.not_fired or self.reasons_missing or self.failing)
+
+    def to_json(self) -> dict:
+        return {
+            "profiles": {
+                p: {"rules": self.cited[p], "uncited": self.uncited[p]} for p in self.cited
+            },
+            "cited_but_not_fired": [{"scenario": s, "rule": r} for s, r in self.not_fired],
+            "reasons": self.reasons,
+            "reasons_missing": self.reasons_missing,
+            "failing_scenarios": self.failing,
+        }
+
+
+def measure(paths: list[Path | str]) -> Coverage:
+    from .replay import ReferenceDriver, replay
+
+    scenarios, _ = load_corpus(paths)
+    cov = Coverage(reasons={code: [] for code in REASONS})
+    for profile in PROFILE_IDS:
+        cov.cited[profile] = {rid: [] for rid in rules_for(profile)}
+    for scenario in scenarios:
+        result = replay(scenario, ReferenceDriver())
+        if not result.passed:
+            cov.failing.append(scenario.id)
+        for rid in scenario.rules:
+            cov.cited[scenario.profile].setdefault(rid, []).append(scenario.id)
+            if rid not in result.rules_fired and not _exempt_from_fired(rid) and result.passed:
+                cov.not_fired.append((scenario.id, rid))
+        for step in scenario.data.get("steps", []):
+            expect = step.get("expect")
+            if isinstance(expect, dict):
+                cov.reasons[expect["refused"]].append(scenario.id)
+    for profile, rules in cov.cited.items():
+        cov.uncited[profile] = [rid for rid, ids in rules.items() if not ids]
+    return cov
+
+
+def run(paths: list[str], as_json: bool = False) -> int:
+    cov = measure(paths or [corpus_dir()])
+    if as_json:
+        print(json.dumps(cov.to_json(), indent=2))
+    else:
+        for profile, rules in cov.cited.items():
+            print(f"## {profile}")
+            for rid, ids in rules.items():
+                mark = "UNCITED" if not ids else f"{len(ids):3d}"
+                print(f"  {rid:<12} {mark:>7}  {' '.join(sorted(set(ids))[:8])}{' ...' if len(set(ids)) > 8 else ''}")
+        print("## reason codes")
+        for code, ids in cov.reasons.items():
+            print(f"  {code:<28} {len(ids) if ids else 'NEVER PRODUCED':>3}")
+        for sid, rid in cov.not_fired:
+            print(f"cited but never applied: {sid} cites {rid}, which did not fire while replaying it")
+        for sid in cov.failing:
+            print(f"failing scenario (not counted as exercising its rules): {sid}")
+    uncited = sum(len(v) for v in cov.uncited.values())
+    print(
+        f"coverage: {uncited} uncited rule(s), {len(cov.not_fired)} citation(s) never applied, "
+        f"{len(cov.reasons_missing)} reason code(s) never produced",
+        file=sys.stderr,
+    )
+    return 0 if cov.ok else 1

@@ -1,0 +1,324 @@
+"""Talking to an implementation under test over the conformance protocol (docs/protocol.md).
+
+`Connection` runs one long-lived adapter process (or, in `direct` mode, calls a Python adapter
+in-process), sends one JSON request per line and reads one answer per line. Everything that
+can go wrong on the wire becomes an `AdapterFailure` with a short `kind`, so the runner can
+report it against the scenario where it happened, restart the adapter and go on:
+
+| kind        | what happened                                                        |
+|-------------|----------------------------------------------------------------------|
+| crash       | the process exited (its exit status and stderr tail are kept)        |
+| timeout     | no complete answer line within the per-message timeout               |
+| garbage     | a line that is not a JSON object                                     |
+| partial     | the output ended in the middle of a line                             |
+| wrong_seq   | an answer whose `seq` is not the one of the request                  |
+| too_large   | an answer line longer than the limit                                 |
+| bad_answer  | valid JSON but not an answer of the protocol (missing fields)        |
+| error       | the adapter answered with an error object (not a rule refusal)       |
+
+`ImplementationDriver` turns a connection into the driver interface of conquian_ref.replay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from dataclasses import dataclass, field
+
+PROTOCOL_VERSION = 1
+DEFAULT_TIMEOUT = 10.0  # seconds per message: generous for perft, short enough to bound a run
+MAX_LINE = 8 * 1024 * 1024  # bytes in one answer line
+STDERR_TAIL = 4000  # characters of the adapter's stderr kept for reports
+
+REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-process
+
+
+class AdapterFailure(Exception):
+    """The implementation misbehaved on the wire (see the module table for `kind`)."""
+
+    def __init__(self, kind: str, message: str, stderr: str = ""):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.stderr = stderr
+
+
+@dataclass
+class Handshake:
+    """What the implementation said of itself in answer to `start`."""
+
+    implementation: dict
+    profiles: list[str]
+    capabilities: set[str]
+    raw: dict = field(repr=False, default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        impl = self.implementation
+        return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+
+
+class _Process:
+    """A subprocess speaking JSON lines, with a reader thread so every read can time out."""
+
+    def __init__(self, command: str, cwd: str | None = None):
+        self.command = command
+        self.proc = subprocess.Popen(
+            command if os.name == "nt" else ["/bin/sh", "-c", "exec " + command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            start_new_session=True,  # its own process group, so a kill reaches its children
+        )
+        self.lines: queue.Queue = queue.Queue()
+        self._stderr: list[str] = []
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        stream = self.proc.stdout
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line:
+                self.lines.put(("eof", b""))
+                return
+            if len(line) > MAX_LINE:
+                self.lines.put(("too_large", line[:200]))
+                # Skip the rest of that line so one huge answer cannot wedge the reader.
+                while line and not line.endswith(b"\n"):
+                    line = stream.readline(MAX_LINE)
+                continue
+            self.lines.put(("line", line))
+
+    def _read_stderr(self) -> None:
+        for raw in self.proc.stderr:
+            self._stderr.append(raw.decode("utf-8", "replace"))
+            if sum(map(len, self._stderr)) > 4 * STDERR_TAIL:
+                self._stderr[:] = ["".join(self._stderr)[-STDERR_TAIL:]]
+
+    @property
+    def stderr_tail(self) -> str:
+        return "".join(self._stderr)[-STDERR_TAIL:]
+
+    def send(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class Connection:
+    """One implementation under test: `request(cmd, **fields)` returns its answer object."""
+
+    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None):
+        self.impl = impl
+        self.timeout = timeout
+        self.trace = trace  # a callable(direction, message) for `--validate-messages` and logs
+        self.seq = 0
+        self._process: _Process | None = None
+        self._direct = None
+        self.handshake: Handshake | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> Handshake:
+        """Start the adapter and do the handshake; AdapterFailure if it cannot."""
+        self.close()
+        if self.impl == REFERENCE:
+            from .adapter import ReferenceAdapter
+
+            self._direct = ReferenceAdapter()
+        elif self.impl.startswith("python:"):
+            self._direct = _load_python_adapter(self.impl[len("python:") :])
+        else:
+            try:
+                self._process = _Process(self.impl)
+            except OSError as exc:
+                raise AdapterFailure("crash", f"cannot start {self.impl!r}: {exc}") from None
+        answer = self.request("start", version=PROTOCOL_VERSION)
+        for key in ("implementation", "profiles", "capabilities"):
+            if key not in answer:
+                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail)
+        self.handshake = Handshake(answer["implementation"], list(answer["profiles"]), set(answer["capabilities"]), answer)
+        return self.handshake
+
+    def close(self) -> None:
+        if self._process is not None:
+            try:
+                if self._process.proc.poll() is None:
+                    self.seq += 1
+                    self._process.send(json.dumps({"seq": self.seq, "cmd": "stop"}).encode() + b"\n")
+            except OSError:
+                pass
+            self._process.kill()
+        self._process = None
+        self._direct = None
+
+    def restart(self) -> Handshake:
+        return self.start()
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._process.stderr_tail if self._process else ""
+
+    # -- messages ------------------------------------------------------------------------------
+    def request(self, cmd: str, **fields) -> dict:
+        self.seq += 1
+        message = {"seq": self.seq, "cmd": cmd, **fields}
+        if self.trace:
+            self.trace("request", message)
+        if self._direct is not None:
+            answer = json.loads(json.dumps(self._direct.handle(json.loads(json.dumps(message)))))
+        else:
+            answer = self._exchange(message)
+        if self.trace:
+            self.trace("answer", answer)
+        if answer.get("seq") != self.seq:
+            raise AdapterFailure("wrong_seq", f"answer to seq {self.seq} carries seq {answer.get('seq')!r}", self.stderr_tail)
+        if "error" in answer:
+            error = answer["error"]
+            text = error.get("message", error) if isinstance(error, dict) else error
+            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail)
+        return answer
+
+    def _exchange(self, message: dict) -> dict:
+        process = self._process
+        try:
+            process.send(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        except (BrokenPipeError, OSError):
+            raise AdapterFailure("crash", self._exit_text(), process.stderr_tail) from None
+        try:
+            kind, line = process.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise AdapterFailure("timeout", f"no answer to {message['cmd']!r} within {self.timeout:g} s", process.stderr_tail) from None
+        if kind == "too_large":
+            raise AdapterFailure("too_large", f"an answer line over {MAX_LINE} bytes (starts {line[:60]!r})", process.stderr_tail)
+        if kind == "eof":
+            raise AdapterFailure("crash", self._exit_text(), process.stderr_tail)
+        if not line.endswith(b"\n"):
+            raise AdapterFailure("partial", f"output ended inside a line: {line[:120]!r}", process.stderr_tail)
+        try:
+            answer = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise AdapterFailure("garbage", f"not JSON: {line[:120]!r}", process.stderr_tail) from None
+        if not isinstance(answer, dict):
+            raise AdapterFailure("garbage", f"not a JSON object: {line[:120]!r}", process.stderr_tail)
+        return answer
+
+    def _exit_text(self) -> str:
+        proc = self._process.proc
+        try:
+            code = proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return "the adapter closed its output"
+        return f"the adapter exited with status {code}"
+
+
+def _load_python_adapter(spec: str):
+    """`module:factory` -> an object with `handle(request) -> answer` (the direct mode)."""
+    import importlib
+
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        factory = getattr(module, attr or "Adapter")
+    except (ImportError, AttributeError) as exc:
+        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}") from None
+    return factory()
+
+
+class ImplementationDriver:
+    """The replay driver interface (see conquian_ref.replay) over a Connection."""
+
+    def __init__(self, connection: Connection):
+        self.conn = connection
+        self.name = connection.handshake.name if connection.handshake else connection.impl
+
+    def setup(self, profile_id: str, setup: dict) -> None:
+        caps = self.conn.handshake.capabilities
+        fields = {"profile": profile_id, "dealer": setup["dealer"]}
+        if "deck" in setup and "setup_deck" not in caps:
+            fields.update(hands_and_stock(profile_id, setup))
+        elif "deck" not in setup and "setup_hands" not in caps:
+            fields["deck"] = deck_order(profile_id, setup)
+        else:
+            fields.update({k: setup[k] for k in ("hands", "stock", "deck") if k in setup})
+        self._answer("setup", fields, "ok")
+
+    def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
+        answer = self._answer("apply", {"seat": seat, "action": action}, "result")
+        result = answer["result"]
+        if result == "accepted":
+            return "accepted", None
+        if result == "refused":
+            return "refused", answer.get("reason")
+        raise AdapterFailure("bad_answer", f"apply: result {result!r} is neither 'accepted' nor 'refused'")
+
+    def state(self) -> dict:
+        return self._answer("state", {}, "state")["state"]
+
+    def observation(self, seat: int) -> dict:
+        return self._answer("observation", {"seat": seat}, "observation")["observation"]
+
+    def legal(self, seat: int) -> list[dict]:
+        return self._answer("legal", {"seat": seat}, "actions")["actions"]
+
+    def perft(self, depth: int) -> list[int]:
+        return self._answer("perft", {"depth": depth}, "counts")["counts"]
+
+    def divide(self, depth: int) -> dict:
+        return self._answer("perft", {"depth": depth, "divide": True}, "counts").get("divide", {})
+
+    def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
+        fields = {"profile": profile_id, "first_dealer": first_dealer, "deals": outcomes}
+        return self._answer("match", fields, "match")["match"]
+
+    def _answer(self, cmd: str, fields: dict, key: str) -> dict:
+        answer = self.conn.request(cmd, **fields)
+        if key not in answer:
+            raise AdapterFailure("bad_answer", f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail)
+        return answer
+
+
+def deck_order(profile_id: str, setup: dict) -> list[str]:
+    """The deck order that deals `setup`'s hands and stock (for an implementation without setup_hands)."""
+    from .dealing import undeal
+    from .profile import load_profile
+
+    return undeal(load_profile(profile_id), setup["hands"], setup["stock"], setup["dealer"])
+
+
+def hands_and_stock(profile_id: str, setup: dict) -> dict:
+    """The hands and stock dealt from `setup`'s deck order (for an implementation without setup_deck)."""
+    from .dealing import deal
+    from .profile import load_profile
+
+    hands, stock = deal(load_profile(profile_id), setup["deck"], setup["dealer"])
+    return {"hands": hands, "stock": stock}
+
+
+def describe_command(impl: str) -> str:
+    return "the bundled reference adapter (in-process)" if impl == REFERENCE else impl
+
+
+def quote(impl: str) -> str:
+    return shlex.quote(impl)

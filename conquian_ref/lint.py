@@ -1,0 +1,52 @@
+"""`conquian-ref lint [PATHS]`: check scenario files, one line per problem.
+
+Runs every check of conquian_ref.scenario (YAML, schema, cards, rule ids, unique ids) and then
+replays each valid scenario on the reference engine: a step that does not replay as written is
+a problem too, reported at that step's line. Never a traceback: every problem is a line
+`file:line: field: message`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .errors import ConquianError
+from .scenario import Problem, corpus_dir, load_corpus
+
+
+def lint(paths: list[Path | str], replay_steps: bool = True) -> tuple[int, list[Problem]]:
+    """(number of scenarios read, every problem found)."""
+    from .replay import ReferenceDriver, replay
+
+    scenarios, problems = load_corpus(paths)
+    if replay_steps:
+        for scenario in scenarios:
+            try:
+                failure = replay(scenario, ReferenceDriver()).failure
+            except ConquianError as exc:  # e.g. an action the engine reads as malformed
+                problems.append(scenario.problem(("steps",), f"does not replay: {exc}"))
+                continue
+            if failure:
+                path = ("steps", failure.step) if failure.step is not None else ("outcome",)
+                problems.append(
+                    scenario.problem(
+                        path,
+                        f"does not replay as written: {failure.field}: expected {failure.expected!r}, "
+                        f"the reference engine gives {failure.got!r}",
+                    )
+                )
+    return len(scenarios), sorted(problems, key=lambda p: (p.file, p.line, p.field))
+
+
+def run(paths: list[str]) -> int:
+    targets = paths or [corpus_dir()]
+    for p in targets:
+        if not Path(p).exists():
+            raise ConquianError(f"{p}: no such file or folder")
+    read, problems = lint(targets)
+    for problem in problems:
+        print(problem)
+    files = len({p.file for p in problems})
+    print(f"lint: {read} scenario(s) valid, {len(problems)} problem(s) in {files} file(s)", file=sys.stderr)
+    return 1 if problems else 0

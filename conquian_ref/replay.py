@@ -1,0 +1,205 @@
+"""Replaying a scenario against an implementation, step by step.
+
+An implementation is reached through a *driver* with six calls: `setup`, `apply`, `state`,
+`observation`, `legal`, `perft`. `ReferenceDriver` drives the reference engine in-process; the
+conformance protocol (docs/protocol.md) will provide a driver for any other program.
+
+`replay` stops at the first failure: after a divergence every later step would be measured
+against a different game. A `Failure` names the step, the field, what was expected and what
+was got; the runner adds the file, line and annotation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .compare import compare_actions, mismatches
+from .errors import IllegalAction
+from .scenario import Scenario
+
+
+@dataclass
+class Failure:
+    """The first disagreement between a scenario and an implementation."""
+
+    step: int | None  # index into steps; None for setup and the final outcome
+    field: str  # e.g. "expect", "check.state.hands[0]", "check.legal", "outcome"
+    expected: object
+    got: object
+    message: str = ""
+
+    def describe(self, scenario: Scenario) -> str:
+        where = "setup/outcome" if self.step is None else f"step {self.step + 1}"
+        path = ("steps", self.step) if self.step is not None else ("outcome",)
+        lines = [
+            f"{scenario.path}:{scenario.line(*path)}: {scenario.id} {where}: {self.field}",
+            f"  expected: {json.dumps(self.expected, ensure_ascii=False)}",
+            f"  got:      {json.dumps(self.got, ensure_ascii=False)}",
+        ]
+        if self.message:
+            lines.append(f"  {self.message}")
+        return "\n".join(lines)
+
+
+@dataclass
+class ReplayResult:
+    scenario: Scenario
+    failure: Failure | None
+    rules_fired: set[str] = field(default_factory=set)
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None
+
+
+class ReferenceDriver:
+    """The reference engine, in-process."""
+
+    name = "conquian-ref reference engine"
+
+    def setup(self, profile_id: str, setup: dict) -> None:
+        from .game import Game
+        from .profile import load_profile
+
+        profile = load_profile(profile_id)
+        if "deck" in setup:
+            self.game = Game.from_deck(profile, setup["deck"], setup["dealer"])
+        else:
+            self.game = Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+
+    def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
+        """("accepted", None) or ("refused", reason code)."""
+        try:
+            self.game.apply(seat, action)
+        except IllegalAction as exc:
+            return "refused", exc.reason
+        return "accepted", None
+
+    def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
+        """The match's score after these deal outcomes (points, next dealer, winner)."""
+        from .match import Match
+        from .outcome import Outcome
+        from .profile import load_profile
+
+        match = Match(load_profile(profile_id), first_dealer)
+        for outcome in outcomes:
+            match.record(Outcome(**outcome))
+        self.game = None
+        self._match_rules = match.rules_applied
+        return match.to_json()
+
+    def state(self) -> dict:
+        return self.game.state_json()
+
+    def observation(self, seat: int) -> dict:
+        return self.game.observation(seat)
+
+    def legal(self, seat: int) -> list[dict]:
+        return self.game.legal_actions(seat)
+
+    def perft(self, depth: int) -> list[int]:
+        from .perft import perft_counts
+
+        return perft_counts(self.game, depth)
+
+    def divide(self, depth: int) -> dict[str, int]:
+        from .perft import divide
+
+        return divide(self.game, depth)
+
+    @property
+    def rules_fired(self) -> set[str]:
+        if self.game is None:
+            return set(self._match_rules)
+        return set(self.game.rules_fired)
+
+
+def replay(scenario: Scenario, driver, reasons: bool = True) -> ReplayResult:
+    """Run `scenario` on `driver`; the result holds the first failure, if any.
+    With `reasons=False` a refusal is compared without its reason code (for an implementation
+    that does not declare the reason_codes capability)."""
+    data = scenario.data
+    if "match" in data:
+        return _replay_match(scenario, driver)
+    driver.setup(scenario.profile, data["setup"])
+    for i, step in enumerate(scenario.steps):
+        failure = _run_step(driver, i, step, reasons)
+        if failure:
+            return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+    got = driver.state().get("outcome")
+    expected = data["outcome"]
+    failure = None
+    if mismatches(expected, got) or (expected is None) != (got is None):
+        failure = Failure(None, "outcome", expected, got, "the deal's result after the last step")
+    return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+
+
+def _replay_match(scenario: Scenario, driver) -> ReplayResult:
+    match = scenario.data["match"]
+    got = driver.match(scenario.profile, match["first_dealer"], match["deals"])
+    found = mismatches(match["expect"], got)
+    failure = None
+    if found:
+        path, e, g = found[0]
+        failure = Failure(None, f"match.expect.{path}", e, g, "the match after these deals")
+    return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+
+
+def _run_step(driver, i: int, step: dict, reasons: bool = True) -> Failure | None:
+    if "action" in step:
+        expect = step.get("expect", "accepted")
+        want = ("accepted", None) if expect == "accepted" else ("refused", expect["refused"])
+        before = driver.state() if want[0] == "refused" else None
+        got = tuple(driver.apply(step["seat"], step["action"]))
+        if not reasons and got[0] == "refused":
+            want, got = (want[0], None), (got[0], None)
+        if tuple(got) != want:
+            return Failure(i, "expect", _result_json(want), _result_json(got), f"seat {step['seat']} plays {json.dumps(step['action'])}")
+        if before is not None:
+            after = driver.state()
+            if after != before:
+                diff = mismatches(before, after)
+                return Failure(i, "state unchanged after a refusal", before, after, f"changed: {', '.join(p for p, _, _ in diff[:5])}")
+    check = step.get("check")
+    if check:
+        return _run_check(driver, i, check)
+    return None
+
+
+def _result_json(result: tuple) -> object:
+    return "accepted" if result[0] == "accepted" else {"refused": result[1]}
+
+
+def _run_check(driver, i: int, check: dict) -> Failure | None:
+    if "state" in check:
+        found = mismatches(check["state"], driver.state())
+        if found:
+            path, e, g = found[0]
+            return Failure(i, f"check.state.{path}", e, g)
+    if "observation" in check:
+        obs_check = check["observation"]
+        obs = driver.observation(obs_check["seat"])
+        found = mismatches(obs_check["match"], obs)
+        if found:
+            path, e, g = found[0]
+            return Failure(i, f"check.observation.{path}", e, g, f"observation of seat {obs_check['seat']}")
+        text = json.dumps(obs)
+        leaked = [c for c in obs_check.get("absent", []) if f'"{c}"' in text]
+        if leaked:
+            return Failure(i, "check.observation.absent", [], leaked, "hidden cards appear in the observation")
+    if "legal" in check:
+        seat = check["legal"]["seat"]
+        missing, extra = compare_actions(check["legal"]["actions"], driver.legal(seat))
+        if missing or extra:
+            return Failure(i, "check.legal", {"missing": missing}, {"extra": extra}, f"legal actions of seat {seat}")
+    if "perft" in check:
+        counts = driver.perft(len(check["perft"]))
+        if counts != check["perft"]:
+            message = ""
+            if hasattr(driver, "divide"):
+                depth = next(d for d, (a, b) in enumerate(zip(check["perft"], counts), 1) if a != b)
+                divided = driver.divide(depth)
+                message = f"divide at depth {depth}: " + "; ".join(f"{k} -> {v}" for k, v in divided.items())
+            return Failure(i, "check.perft", check["perft"], counts, message)
+    return None

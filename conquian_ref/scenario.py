@@ -1,0 +1,237 @@
+"""Scenario files: loading, schema validation and the semantic checks of `conquian-ref lint`.
+
+A scenario is one YAML file (schema/scenario.schema.json; authors' guide: scenarios/README.md).
+Every problem is reported as a `Problem` naming the file, the line and the field, so a broken
+file never produces a traceback. The checks, in order:
+
+1. the file is YAML (safe loading, no duplicate keys) and a mapping;
+2. it validates against the scenario schema;
+3. the profile exists, every card exists in its deck, the deal is complete with no card twice,
+   every action's cards exist (MalformedInput from the engine, mapped back to the field);
+4. every cited rule id exists and applies to the profile;
+5. (corpus-wide) ids are unique;
+6. (with replay) the steps replay on the reference engine exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConquianError, MalformedInput
+from .yamlfile import YamlError, line_of, load_with_lines, path_text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in one file, printed as `file:line: field: message`."""
+
+    file: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.field}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded, schema-valid scenario. `lines` maps data paths to 1-based lines."""
+
+    data: dict
+    path: Path
+    lines: dict = field(repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def profile(self) -> str:
+        return self.data["profile"]
+
+    @property
+    def rules(self) -> list[str]:
+        return self.data["rules"]
+
+    @property
+    def steps(self) -> list[dict]:
+        return self.data["steps"]
+
+    def line(self, *path) -> int:
+        return line_of(self.lines, path)
+
+    def problem(self, path: tuple, message: str) -> Problem:
+        return Problem(str(self.path), self.line(*path), path_text(path), message)
+
+
+class ScenarioInvalid(ConquianError):
+    """A scenario file with problems; `problems` lists every one found."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    """Load and check one scenario file (checks 1-4); raise ScenarioInvalid listing its problems."""
+    from .profile import PROFILE_IDS
+
+    path = Path(path)
+    try:
+        data, lines = load_with_lines(path)
+    except YamlError as exc:
+        raise ScenarioInvalid([Problem(str(path), exc.line, "(file)", exc.message)]) from None
+    if not isinstance(data, dict):
+        raise ScenarioInvalid([Problem(str(path), lines.get((), 1), "(top)", "a scenario is a YAML mapping")])
+    scenario = Scenario(data, path, lines)
+    problems = _schema_problems(scenario)
+    if problems:
+        raise ScenarioInvalid(problems)
+    if scenario.profile not in PROFILE_IDS:
+        raise ScenarioInvalid([scenario.problem(("profile",), f"unknown profile (known: {', '.join(PROFILE_IDS)})")])
+    problems = _card_problems(scenario) + _rule_problems(scenario) + _fragment_problems(scenario)
+    if problems:
+        raise ScenarioInvalid(problems)
+    return scenario
+
+
+def _schema_problems(scenario: Scenario) -> list[Problem]:
+    from .schemas import validator
+
+    found = []
+    for err in validator("scenario.schema.json").iter_errors(scenario.data):
+        # For oneOf/anyOf, the deepest sub-error usually names the real culprit.
+        best = err
+        while best.context:
+            best = min(best.context, key=lambda e: (-len(e.absolute_path), str(e.message)))
+        path = tuple(best.absolute_path)
+        found.append(scenario.problem(path, _short(best.message)))
+    return sorted(set(found), key=lambda p: (p.line, p.field))
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+_FIELD = re.compile(r"(\w+)|\[(\d+)\]")
+
+
+def field_path(field_name: str) -> tuple:
+    """The engine's field names ("hands[0][3]", "action.cards[1]") as a data path."""
+    return tuple(name if name else int(index) for name, index in _FIELD.findall(field_name))
+
+
+def _card_problems(scenario: Scenario) -> list[Problem]:
+    """Cards exist, the deal is complete and has no card twice (the engine's own setup checks)."""
+    from .actions import parse_action
+    from .game import Game
+    from .profile import load_profile
+
+    if "match" in scenario.data:
+        return []  # a match scenario names no cards
+    profile = load_profile(scenario.profile)
+    setup = scenario.data["setup"]
+    problems = []
+    try:
+        if "deck" in setup:
+            Game.from_deck(profile, setup["deck"], setup["dealer"])
+        else:
+            Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+    except MalformedInput as exc:
+        problems.append(scenario.problem(("setup",) + field_path(exc.field), exc.message))
+    for i, step in enumerate(scenario.steps):
+        actions = [("action", step["action"])] if "action" in step else []
+        legal = step.get("check", {}).get("legal")
+        if legal:
+            actions += [(("check", "legal", "actions", j), a) for j, a in enumerate(legal["actions"])]
+        for where, action in actions:
+            where = where if isinstance(where, tuple) else (where,)
+            try:
+                parse_action(profile.deck, action, "")
+            except MalformedInput as exc:
+                problems.append(scenario.problem(("steps", i) + where + field_path(exc.field), exc.message))
+        absent = step.get("check", {}).get("observation", {}).get("absent", [])
+        for j, card in enumerate(absent):
+            try:
+                profile.deck.parse(card)
+            except MalformedInput as exc:
+                problems.append(scenario.problem(("steps", i, "check", "observation", "absent", j), exc.message))
+    return problems
+
+
+# Keys whose content is implementation-defined (docs/protocol.md): a scenario may not check them.
+IMPLEMENTATION_DEFINED = ("history",)
+
+
+def _fragment_problems(scenario: Scenario) -> list[Problem]:
+    problems = []
+    for i, step in enumerate(scenario.data.get("steps", [])):
+        check = step.get("check", {})
+        fragments = [(("check", "state"), check.get("state", {}))]
+        fragments.append((("check", "observation", "match"), check.get("observation", {}).get("match", {})))
+        for where, fragment in fragments:
+            for key in IMPLEMENTATION_DEFINED:
+                if key in fragment:
+                    problems.append(
+                        scenario.problem(("steps", i) + where + (key,), f"{key!r} is implementation-defined (docs/protocol.md) and cannot be checked")
+                    )
+    return problems
+
+
+def _rule_problems(scenario: Scenario) -> list[Problem]:
+    from .rulebook import load_rules, rules_for
+
+    known = load_rules()
+    applicable = rules_for(scenario.profile)
+    problems = []
+    for i, rid in enumerate(scenario.rules):
+        if rid not in known:
+            problems.append(scenario.problem(("rules", i), f"no rule {rid} in docs/rules"))
+        elif rid not in applicable:
+            problems.append(scenario.problem(("rules", i), f"rule {rid} does not apply to {scenario.profile} (or is deprecated)"))
+    return problems
+
+
+def find_scenario_files(paths: list[Path | str]) -> list[Path]:
+    """Every *.yaml / *.yml file under the given files and folders, sorted."""
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += [f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()]
+        else:
+            files.append(p)
+    return sorted(set(files))
+
+
+def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]:
+    """Load every scenario under `paths`: the valid ones, and every problem found (check 5 included)."""
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    for file in find_scenario_files(paths):
+        if not file.exists():
+            problems.append(Problem(str(file), 0, "(file)", "no such file"))
+            continue
+        try:
+            scenarios.append(load_scenario(file))
+        except ScenarioInvalid as exc:
+            problems += exc.problems
+    first: dict[str, Scenario] = {}
+    for s in scenarios:
+        if s.id in first:
+            problems.append(s.problem(("id",), f"id {s.id} is already used by {first[s.id].path}"))
+        else:
+            first[s.id] = s
+    return scenarios, problems
+
+
+def corpus_dir() -> Path:
+    """The bundled corpus: scenarios/ of a source checkout, or the copy shipped in the package."""
+    from importlib import resources
+
+    packaged = Path(str(resources.files("conquian_ref") / "_corpus"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "scenarios"
