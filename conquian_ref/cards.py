@@ -86,12 +86,13 @@ class Deck:
         """A list of distinct cards; a duplicate is malformed, not illegal."""
         if not isinstance(items, list):
             raise MalformedInput(field, f"expected a list of cards, got {type(items).__name__}")
-        cards = []
+        cards, seen = [], set()
         for i, item in enumerate(items):
             card = self.parse(item, f"{field}[{i}]")
-            if card in cards:
+            if card in seen:
                 raise MalformedInput(f"{field}[{i}]", f"card {item!r} appears twice")
             cards.append(card)
+            seen.add(card)
         return cards
 
     def names(self, mask_or_cards) -> list[str]:
@@ -106,9 +107,12 @@ class Deck:
     def shuffled(self, seed: int) -> list[str]:
         """A deck order from a seeded shuffle. A convenience outside the rules: the engine itself
         only ever deals from an explicit deck order (C-DEAL-1)."""
+        return [self.name(c) for c in self.shuffled_indices(seed)]
+
+    def shuffled_indices(self, seed: int) -> list[int]:
         order = self.ordered()
         random.Random(seed).shuffle(order)
-        return [self.name(c) for c in order]
+        return order
 
 
 def bit(card: int) -> int:

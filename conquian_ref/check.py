@@ -136,7 +136,7 @@ def run_check(
         handshake = conn.start()
     except AdapterFailure as exc:
         conn.close()
-        raise ConquianError(f"the implementation {describe_command(impl)} failed the handshake: {exc}{_tail(exc.stderr)}") from None
+        raise ConquianError(_one_line(f"the implementation {describe_command(impl)} failed the handshake: {exc}{_tail(exc.stderr)}")) from None
     run = Run(impl, handshake, corpus=str(corpus))
     bar = _progress(len(chosen), progress)
     streak: list[str] = []
@@ -146,18 +146,19 @@ def run_check(
             run.results.append(result)
             bar.update(1)
             if result.status == "errored":
-                streak.append(result.adapter.kind + ": " + result.adapter.message)
+                streak.append(result.adapter.signature)
                 if len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
                     run.stopped_early = (
-                        f"stopped early: the implementation failed the same way in {STOP_AFTER} scenarios in a row: {streak[-1]}"
+                        f"stopped early: the implementation failed the same way ({streak[-1]}) in {STOP_AFTER} "
+                        f"scenarios in a row; the last: {result.adapter}"
                     )
                     break
                 try:
                     handshake = conn.restart()
                 except AdapterFailure as exc:
-                    run.stopped_early = f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}"
+                    run.stopped_early = _one_line(f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}")
                     break
-            else:
+            elif result.status != "skipped":  # a skipped scenario says nothing about the adapter
                 streak.clear()
     finally:
         bar.close()
@@ -182,6 +183,10 @@ def _run_one(conn, scenario, handshake, known) -> Result:
         status = "xfail" if outcome.failure else "xpass"
         return Result(scenario, status, outcome.failure, reason=known[scenario.id], seconds=seconds)
     return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds)
+
+
+def _one_line(text: str) -> str:
+    return " | ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
 def _tail(stderr: str) -> str:

@@ -17,7 +17,7 @@ REASONS: dict[str, tuple[str, ...]] = {
     "must_discard": ("C-TURN-3", "C-FORCE-1"),
     "must_decide_force": ("AA-FORCE-1", "RUL-14"),
     "no_discard_now": ("C-TURN-6",),
-    "nothing_to_decline": ("AA-FORCE-1", "RUL-14"),
+    "nothing_to_decline": ("AA-FORCE-1", "RUL-14", "RUL-4"),
     "exchange_over": ("TC-XCH-1",),
     "not_in_profile": ("AA-OPEN-1", "C-TURN-6"),
     "card_not_in_hand": ("C-TURN-2", "C-TURN-3", "TC-XCH-1"),

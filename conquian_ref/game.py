@@ -80,6 +80,10 @@ class Game:
         order = profile.deck.parse_list(deck_order, "deck")
         if len(order) != profile.deck.size:
             raise MalformedInput("deck", f"a deck order lists all {profile.deck.size} cards, got {len(order)}")
+        return cls._dealt(profile, order, dealer)
+
+    @classmethod
+    def _dealt(cls, profile: Profile, order: list[int], dealer: int) -> "Game":
         hands, stock = deal(profile, order, dealer)
         game = cls(profile, [mask_of(h) for h in hands], stock, dealer)
         game._fire("RUL-10", "RUL-15")
@@ -103,7 +107,8 @@ class Game:
     @classmethod
     def from_seed(cls, profile: Profile, seed: int, dealer: int = 0) -> "Game":
         """A deal from a seeded shuffle (a convenience: the rules only know deck orders)."""
-        return cls.from_deck(profile, profile.deck.shuffled(seed), dealer)
+        _check_seat(dealer, "dealer")
+        return cls._dealt(profile, profile.deck.shuffled_indices(seed), dealer)
 
     def clone(self) -> "Game":
         return copy.deepcopy(self)
@@ -236,7 +241,10 @@ class Game:
         refusal = self._refusal(seat, act)
         if refusal is not None:
             reason, message = refusal
-            self._fire(*REASONS[reason])
+            # The rules behind the code, less those of another profile (e.g. AA-FORCE-1 behind a
+            # decline refused under torno-cisneros-v1).
+            own = ("C-", "RUL-", self.profile.rule_prefix + "-")
+            self._fire(*(rule for rule in REASONS[reason] if rule.startswith(own)))
             raise IllegalAction(reason, message)
         getattr(self, f"_do_{act.type}")(seat, act)
 

@@ -41,11 +41,18 @@ REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-pr
 class AdapterFailure(Exception):
     """The implementation misbehaved on the wire (see the module table for `kind`)."""
 
-    def __init__(self, kind: str, message: str, stderr: str = ""):
+    def __init__(self, kind: str, message: str, stderr: str = "", cmd: str = ""):
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.message = message
         self.stderr = stderr
+        self.cmd = cmd  # the request being answered
+
+    @property
+    def signature(self) -> str:
+        """What makes two failures "the same": the kind and the command, not the details
+        (which may carry a sequence number or the adapter's output)."""
+        return f"{self.kind} on {self.cmd or '?'}"
 
 
 @dataclass
@@ -79,9 +86,16 @@ class _Process:
         self.lines: queue.Queue = queue.Queue()
         self._stderr: list[str] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
+        try:
+            self._read_lines()
+        except (OSError, ValueError):  # the pipe was closed under us by kill(): nothing to read
+            self.lines.put(("eof", b""))
+
+    def _read_lines(self) -> None:
         stream = self.proc.stdout
         while True:
             line = stream.readline(MAX_LINE + 1)
@@ -97,13 +111,20 @@ class _Process:
             self.lines.put(("line", line))
 
     def _read_stderr(self) -> None:
-        for raw in self.proc.stderr:
-            self._stderr.append(raw.decode("utf-8", "replace"))
-            if sum(map(len, self._stderr)) > 4 * STDERR_TAIL:
-                self._stderr[:] = ["".join(self._stderr)[-STDERR_TAIL:]]
+        try:
+            for raw in self.proc.stderr:
+                self._stderr.append(raw.decode("utf-8", "replace"))
+                if sum(map(len, self._stderr)) > 4 * STDERR_TAIL:
+                    self._stderr[:] = ["".join(self._stderr)[-STDERR_TAIL:]]
+        except (OSError, ValueError):  # closed by kill()
+            pass
 
     @property
     def stderr_tail(self) -> str:
+        if self.proc.poll() is not None:
+            # The process has exited: let the reader drain what it wrote last (its last words
+            # are usually the ones that explain the failure).
+            self._stderr_reader.join(timeout=1.0)
         return "".join(self._stderr)[-STDERR_TAIL:]
 
     def send(self, data: bytes) -> None:
@@ -186,18 +207,32 @@ class Connection:
         message = {"seq": self.seq, "cmd": cmd, **fields}
         if self.trace:
             self.trace("request", message)
-        if self._direct is not None:
-            answer = json.loads(json.dumps(self._direct.handle(json.loads(json.dumps(message)))))
-        else:
-            answer = self._exchange(message)
+        try:
+            answer = self._direct_exchange(message) if self._direct is not None else self._exchange(message)
+        except AdapterFailure as exc:
+            exc.cmd = cmd
+            raise
         if self.trace:
             self.trace("answer", answer)
         if answer.get("seq") != self.seq:
-            raise AdapterFailure("wrong_seq", f"answer to seq {self.seq} carries seq {answer.get('seq')!r}", self.stderr_tail)
+            raise AdapterFailure("wrong_seq", f"answer to seq {self.seq} carries seq {answer.get('seq')!r}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
-            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail)
+            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail, cmd)
+        return answer
+
+    def _direct_exchange(self, message: dict) -> dict:
+        """An in-process adapter: the same messages as dicts (copied through JSON, so that
+        nothing is shared by reference and only JSON values pass)."""
+        import traceback
+
+        try:
+            answer = json.loads(json.dumps(self._direct.handle(json.loads(json.dumps(message)))))
+        except Exception as exc:  # the adapter's own bug: report it against this scenario
+            raise AdapterFailure("crash", f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        if not isinstance(answer, dict):
+            raise AdapterFailure("garbage", f"handle() returned {type(answer).__name__}, not an object")
         return answer
 
     def _exchange(self, message: dict) -> dict:

@@ -24,10 +24,9 @@ def _failure_text(result: Result) -> str:
             tail = "\n".join("    | " + line for line in result.adapter.stderr.strip().splitlines()[-8:])
             text += f"\n  adapter stderr (last lines):\n{tail}"
         return text
-    text = result.failure.describe(scenario)
     if result.status == "xpass":
-        text = f"{scenario.path}: {scenario.id}: passed, but listed as a known failure ({result.reason})"
-    return text
+        return f"{scenario.path}: {scenario.id}: passed, but listed as a known failure ({result.reason})"
+    return result.failure.describe(scenario)
 
 
 def text_report(run: Run, verbose: bool = False) -> str:

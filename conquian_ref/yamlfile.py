@@ -33,8 +33,12 @@ def load_with_lines(path: Path) -> tuple[object, dict[Path_, int]]:
     return loads_with_lines(text)
 
 
+# libyaml's parser when PyYAML was built with it (it usually is): the same safe loading, faster.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:

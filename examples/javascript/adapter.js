@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+// A conquian-ref conformance adapter TEMPLATE for an engine written in JavaScript.
+//
+// Plain Node.js (>= 18), CommonJS, no dependencies. The protocol loop is done: it reads one
+// JSON request per line on stdin, writes one JSON answer per line on stdout, echoes every
+// request's `seq`, answers the `start` handshake from CONFIG, exits after `stop` or when stdin
+// closes, and turns every problem (malformed JSON, an unknown command, an exception thrown by
+// a hook) into an error answer instead of crashing.
+//
+// What you do:
+//   1. edit CONFIG (just below): your engine's name and version, the profiles it plays and the
+//      capabilities it has;
+//   2. fill in the ENGINE HOOKS (further below), starting with setup, apply and state;
+//   3. run   conquian-ref check --impl "node examples/javascript/adapter.js" --validate-messages -k tc-00
+//
+// The contract is docs/protocol.md; the step-by-step guide is docs/implementers.md.
+//
+// Logging: stdout belongs to the protocol. console.log / console.info / console.debug are
+// redirected to stderr below, so a stray log line cannot corrupt an answer. The runner keeps
+// the last lines of stderr and shows them when something goes wrong, so log freely there.
+
+'use strict';
+
+const readline = require('readline');
+
+// ================================================================================================
+// CONFIG: what the `start` handshake declares (docs/protocol.md, "The handshake" and
+// "Capabilities"). Declare only what your hooks really do: the runner skips every scenario of a
+// profile you do not list, and every scenario needing a capability you do not list.
+// ================================================================================================
+const CONFIG = {
+  implementation: {
+    name: 'my-conquian-js', // your engine's name (non-empty)
+    version: '0.0.0', // your engine's version
+    language: 'javascript',
+    homepage: null, // 'https://example.org/my-conquian' or null
+    issues: null, // where deviations are discussed, or null
+  },
+  // Any of: 'torno-cisneros-v1', 'anglo-american-v1'.
+  profiles: ['torno-cisneros-v1', 'anglo-american-v1'],
+  // 'state' is required. Then at least one of 'setup_hands' / 'setup_deck' (the runner converts
+  // between the two through the profile's dealing pattern). Optional, each unlocking more
+  // scenarios: 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'.
+  capabilities: ['setup_hands', 'state'],
+};
+
+const PROTOCOL_VERSION = 1;
+
+// ================================================================================================
+// ENGINE HOOKS: replace each body with calls into your engine. Until then each one throws
+// "not implemented: <hook>", which the loop reports as an error answer (the runner marks the
+// scenario as errored, never as a rule disagreement).
+//
+// Cards are strings in the profile's notation: '7O', '12B' (torno-cisneros-v1), 'QS', '4H'
+// (anglo-american-v1). Seats are 0 and 1. Lists of cards that are a stock or a deck are top
+// card first. A hook may return a Promise (it is awaited); requests are handled one at a time.
+// Throw an Error for anything that is not a rule refusal (malformed input, an internal error):
+// it becomes an error answer with the message and the stack.
+// ================================================================================================
+
+/**
+ * setup: start a new deal from explicit hands, replacing any previous deal.
+ * Called for `{"cmd": "setup", ..., "hands": [...], "stock": [...]}` (capability setup_hands).
+ *   profile: 'torno-cisneros-v1' | 'anglo-american-v1'
+ *   dealer:  0 | 1
+ *   hands:   [[cards of seat 0], [cards of seat 1]], as dealt, before any exchange
+ *   stock:   [cards], top card first (the next card to be revealed is stock[0])
+ * Return nothing. (docs/protocol.md, "Commands"; the deal itself: docs/rules/core.md)
+ */
+function setup(profile, dealer, hands, stock) {
+  throw new Error('not implemented: setup');
+}
+
+/**
+ * setupFromDeck: start a new deal from a full deck order, replacing any previous deal.
+ * Called for `{"cmd": "setup", ..., "deck": [...]}`, only if you declare setup_deck.
+ *   deck: all cards of the profile's deck, top card first; your engine deals them itself.
+ * Return nothing. (docs/protocol.md, "Commands" and "Capabilities")
+ */
+function setupFromDeck(profile, dealer, deck) {
+  throw new Error('not implemented: setupFromDeck');
+}
+
+/**
+ * apply: seat `seat` takes `action`.
+ *   action: {type: 'exchange', card} | {type: 'use', cards: [...]} | {type: 'reject'} |
+ *           {type: 'pass'} | {type: 'force'} | {type: 'decline'} | {type: 'discard', card}
+ * Return {result: 'accepted'}, or {result: 'refused', reason: CODE, message: '...'} when the
+ * rules forbid the action now. A refusal MUST leave the state unchanged (the runner compares
+ * the state before and after). `reason` is a code of docs/rules/reasons.md; it is compared only
+ * if you declare reason_codes (otherwise omit it); `message` is free text, never compared.
+ * (docs/protocol.md, "Commands" and "How answers are compared", rules 6-7)
+ */
+function apply(seat, action) {
+  throw new Error('not implemented: apply');
+}
+
+/**
+ * state: the canonical state of the current deal (required capability `state`).
+ * Return an object with profile, dealer, phase, to_act, hands, exposed, available, stock,
+ * out_of_play, exchange, pending, outcome, as in docs/protocol.md, "The canonical state".
+ * Extra keys are allowed and ignored; hands and exposed are compared as sets.
+ */
+function state() {
+  throw new Error('not implemented: state');
+}
+
+/**
+ * observation: what seat `seat` may know (capability `observation`).
+ * Return an object with seat, profile, dealer, phase, to_act, hand, hand_counts, exposed,
+ * available, stock_count, out_of_play, exchange, pending, outcome, history
+ * (docs/protocol.md, "The canonical state", the paragraph on the observation). It must not
+ * mention any card the seat cannot know (the runner searches it for hidden cards).
+ */
+function observation(seat) {
+  throw new Error('not implemented: observation');
+}
+
+/**
+ * legal: every legal action of seat `seat` now (capability `legal_actions`).
+ * Return an array of actions (same shapes as for apply), in any order; [] when the seat may
+ * not act. Compared as a set, each `use`'s cards as a set. (docs/protocol.md, "Commands" and
+ * "How answers are compared", rule 3)
+ */
+function legal(seat) {
+  throw new Error('not implemented: legal');
+}
+
+/**
+ * perft: count legal action sequences from the current position (capability `perft`).
+ *   depth: 1..4; wantDivide: true when the runner asks for a per-first-action breakdown
+ *   (it does so after a mismatch, to help you find the difference).
+ * Return [n1, ..., n_depth] (sequences of length 1..depth; every seat that may act counts), or
+ * {counts: [...], divide: {'seat S: <action JSON>': count}} when wantDivide is set.
+ * The position must be unchanged afterwards. (docs/protocol.md, "Commands")
+ */
+function perft(depth, wantDivide) {
+  throw new Error('not implemented: perft');
+}
+
+/**
+ * match: the score of a match (capability `match`); independent of any deal in progress.
+ *   deals: [{result: 'win'|'draw', winner: 0|1|null, how: '...'}, ...], in the order played
+ * Return {points: [p0, p1] or null, next_dealer: 0|1, winner: 0|1|null}.
+ * (docs/protocol.md, "Commands"; the scoring rules of each profile in docs/rules/)
+ */
+function match(profile, firstDealer, deals) {
+  throw new Error('not implemented: match');
+}
+
+// ================================================================================================
+// THE PROTOCOL LOOP: nothing below needs changing.
+// ================================================================================================
+
+// Keep stdout for answers only.
+console.log = console.error;
+console.info = console.error;
+console.debug = console.error;
+
+class ProtocolError extends Error {}
+
+function need(request, name) {
+  if (!(name in request)) throw new ProtocolError(`the request lacks '${name}'`);
+  return request[name];
+}
+
+function isObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function checkReturned(hook, value, ok, wanted) {
+  if (!ok(value)) {
+    throw new ProtocolError(`hook ${hook} returned ${JSON.stringify(value)}; it must return ${wanted}`);
+  }
+  return value;
+}
+
+// One handler per command: each returns the answer's fields (without seq). The calls inside
+// (setup(...), apply(...), ...) reach the ENGINE HOOKS above.
+const COMMANDS = {
+  async start(request) {
+    if (request.version !== PROTOCOL_VERSION) {
+      throw new ProtocolError(
+        `protocol version ${JSON.stringify(request.version)} is not supported (this adapter speaks ${PROTOCOL_VERSION})`
+      );
+    }
+    return {
+      version: PROTOCOL_VERSION,
+      implementation: CONFIG.implementation,
+      profiles: CONFIG.profiles,
+      capabilities: CONFIG.capabilities,
+    };
+  },
+
+  async setup(request) {
+    const profile = need(request, 'profile');
+    const dealer = need(request, 'dealer');
+    if ('deck' in request) {
+      await setupFromDeck(profile, dealer, request.deck);
+    } else {
+      await setup(profile, dealer, need(request, 'hands'), need(request, 'stock'));
+    }
+    return { ok: true };
+  },
+
+  async apply(request) {
+    const answer = await apply(need(request, 'seat'), need(request, 'action'));
+    checkReturned(
+      'apply', answer,
+      (a) => isObject(a) && (a.result === 'accepted' || a.result === 'refused'),
+      "{result: 'accepted'} or {result: 'refused', reason, message}"
+    );
+    if (answer.result === 'accepted') return { result: 'accepted' };
+    const refused = { result: 'refused' };
+    if (answer.reason !== undefined && answer.reason !== null) refused.reason = answer.reason;
+    if (answer.message !== undefined && answer.message !== null) refused.message = String(answer.message);
+    return refused;
+  },
+
+  async state() {
+    return { state: checkReturned('state', await state(), isObject, 'the canonical state (an object)') };
+  },
+
+  async observation(request) {
+    const seen = await observation(need(request, 'seat'));
+    return { observation: checkReturned('observation', seen, isObject, 'an observation (an object)') };
+  },
+
+  async legal(request) {
+    const actions = await legal(need(request, 'seat'));
+    return { actions: checkReturned('legal', actions, Array.isArray, 'an array of actions') };
+  },
+
+  async perft(request) {
+    const answer = await perft(need(request, 'depth'), request.divide === true);
+    if (Array.isArray(answer)) return { counts: answer };
+    checkReturned('perft', answer, (a) => isObject(a) && Array.isArray(a.counts), '[n1, ...] or {counts, divide}');
+    return answer.divide === undefined ? { counts: answer.counts } : { counts: answer.counts, divide: answer.divide };
+  },
+
+  async match(request) {
+    const score = await match(need(request, 'profile'), need(request, 'first_dealer'), need(request, 'deals'));
+    checkReturned('match', score, isObject, '{points, next_dealer, winner}');
+    return { match: { points: score.points, next_dealer: score.next_dealer, winner: score.winner } };
+  },
+
+  async stop() {
+    return { ok: true };
+  },
+};
+
+function errorAnswer(seq, err) {
+  const error = { message: err instanceof Error ? err.message || err.name : String(err) };
+  // Our own protocol complaints need no stack; an engine's exception gets one.
+  if (err instanceof Error && !(err instanceof ProtocolError) && typeof err.stack === 'string') {
+    error.traceback = err.stack;
+  }
+  return { seq, error };
+}
+
+// Handle one line of input; returns [answer, stopRequested].
+async function handleLine(line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (err) {
+    return [{ seq: null, error: { message: `not JSON: ${err.message}` } }, false];
+  }
+  if (!isObject(request)) {
+    return [{ seq: null, error: { message: 'a request is a JSON object' } }, false];
+  }
+  const seq = Number.isInteger(request.seq) ? request.seq : null;
+  const cmd = request.cmd;
+  const handler = typeof cmd === 'string' && Object.prototype.hasOwnProperty.call(COMMANDS, cmd) ? COMMANDS[cmd] : null;
+  if (handler === null) {
+    return [errorAnswer(seq, new ProtocolError(`unknown command ${JSON.stringify(cmd)}`)), false];
+  }
+  try {
+    return [{ seq, ...(await handler(request)) }, cmd === 'stop'];
+  } catch (err) {
+    return [errorAnswer(seq, err), false];
+  }
+}
+
+function write(answer) {
+  let text;
+  try {
+    text = JSON.stringify(answer);
+  } catch (err) {
+    // e.g. a hook returned a structure with a cycle or a BigInt
+    text = JSON.stringify(errorAnswer(answer.seq === undefined ? null : answer.seq, err));
+  }
+  return new Promise((resolve) => process.stdout.write(text + '\n', resolve));
+}
+
+async function main() {
+  const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  for await (const line of input) {
+    if (line.trim() === '') continue;
+    const [answer, stop] = await handleLine(line);
+    await write(answer);
+    if (stop) {
+      input.close();
+      process.exit(0);
+    }
+  }
+  process.exit(0); // stdin closed
+}
+
+// Never crash on a stray exception from engine code running outside a request.
+process.on('uncaughtException', (err) => console.error('adapter: uncaught exception:', err));
+process.on('unhandledRejection', (err) => console.error('adapter: unhandled rejection:', err));
+// The runner may close our stdout (it kills us right after); do not die on EPIPE noise.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  console.error('adapter: stdout error:', err);
+});
+
+main();
