@@ -1,0 +1,176 @@
+"""The command line (conquian_ref/cli.py) with its `simulate` and `bench` subcommands.
+
+Pins: `--help` lists every subcommand; `simulate` tallies add up and are deterministic for a
+seed; user errors are one line on stderr with exit status 2 and no traceback; `bench --quick`
+runs. No timing assertions: timing fields are ignored when comparing runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conquian_ref.cli import COMMANDS, main
+from conquian_ref.profile import PROFILE_IDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def simulate_json(capsys, *argv: str) -> dict:
+    status, out, err = run_cli(capsys, "simulate", "--json", *argv)
+    assert status == 0, err
+    return json.loads(out)
+
+
+def without_timing(doc: dict) -> dict:
+    return {**doc, "profiles": [{k: v for k, v in p.items() if k != "timing"} for p in doc["profiles"]]}
+
+
+def assert_one_line_error(status: int, out: str, err: str, *fragments: str) -> None:
+    assert status == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("conquian-ref: error: ")
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+# -- help ------------------------------------------------------------------------------------------
+def test_help_lists_every_subcommand(capsys):
+    status, out, _ = run_cli(capsys, "--help")
+    assert status == 0
+    assert {"simulate", "bench"} <= set(COMMANDS)
+    for name, (help_text, _) in COMMANDS.items():
+        line = next((l for l in out.splitlines() if l.strip().startswith(name + " ")), None)
+        assert line is not None, f"{name} missing from --help:\n{out}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_subcommand_has_help(capsys, name):
+    status, out, _ = run_cli(capsys, name, "--help")
+    assert status == 0
+    assert f"conquian-ref {name}" in out
+
+
+# -- simulate --------------------------------------------------------------------------------------
+def test_simulate_both_profiles_counts_add_up(capsys):
+    doc = simulate_json(capsys, "--games", "20", "--seed", "1")
+    assert [p["profile"] for p in doc["profiles"]] == list(PROFILE_IDS)
+    for p in doc["profiles"]:
+        assert p["games"] == 20
+        wins = p["wins"]["seat_0"] + p["wins"]["seat_1"]
+        assert wins + p["draws"] == 20
+        assert p["wins_by_role"]["dealer"] + p["wins_by_role"]["non_dealer"] == wins
+        assert sum(p["endings"].values()) == 20
+        assert p["endings"]["stock_exhausted"] == p["draws"]
+        assert 0 < p["turns"]["min"] <= p["turns"]["median"] <= p["turns"]["max"]
+        assert p["turns"]["max"] <= p["actions"]["max"]
+        assert p["choices_per_decision"]["mean"] >= 1
+
+
+@pytest.mark.parametrize("profile", PROFILE_IDS)
+def test_simulate_single_profile_text(capsys, profile):
+    status, out, err = run_cli(capsys, "simulate", "--profile", profile, "--games", "20", "--seed", "1")
+    assert status == 0, err
+    assert out.startswith(f"{profile}: 20 random games, seed 1")
+    for word in ("wins", "by role", "endings", "actions", "turns", "speed"):
+        assert word in out
+
+
+def test_simulate_same_seed_same_summary(capsys):
+    first = simulate_json(capsys, "--games", "20", "--seed", "7")
+    second = simulate_json(capsys, "--games", "20", "--seed", "7")
+    assert without_timing(first) == without_timing(second)
+    # the text form too, apart from its speed line
+    texts = [run_cli(capsys, "simulate", "--games", "20", "--seed", "7")[1] for _ in range(2)]
+    strip = lambda text: [l for l in text.splitlines() if not l.strip().startswith("speed")]
+    assert strip(texts[0]) == strip(texts[1])
+
+
+def test_simulate_seed_matters(capsys):
+    a = simulate_json(capsys, "--games", "20", "--seed", "1")
+    b = simulate_json(capsys, "--games", "20", "--seed", "2")
+    assert without_timing(a) != without_timing(b)
+
+
+def test_simulate_accepts_a_profile_path(capsys):
+    path = ROOT / "conquian_ref" / "profiles" / "anglo-american-v1.yaml"
+    doc = simulate_json(capsys, "--profile", str(path), "--games", "3", "--seed", "1")
+    assert [p["profile"] for p in doc["profiles"]] == ["anglo-american-v1"]
+
+
+# -- errors ----------------------------------------------------------------------------------------
+def test_unknown_profile_is_one_line_exit_2(capsys):
+    status, out, err = run_cli(capsys, "simulate", "--profile", "no-such-profile", "--games", "2")
+    assert_one_line_error(status, out, err, "no-such-profile")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("simulate", "--games", "0"),
+        ("simulate", "--games", "many"),
+        ("simulate", "--seed", "x"),
+        ("simulate", "--frobnicate"),
+        ("bench", "--profile", "no-such-profile"),
+        ("no-such-command",),
+        (),
+    ],
+)
+def test_bad_arguments_are_one_line_exit_2(capsys, argv):
+    assert_one_line_error(*run_cli(capsys, *argv))
+
+
+def test_malformed_profile_file_is_one_line_exit_2(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: [unclosed\n", encoding="utf-8")
+    assert_one_line_error(*run_cli(capsys, "simulate", "--profile", str(bad), "--games", "1"))
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("id: x\n", encoding="utf-8")
+    assert_one_line_error(*run_cli(capsys, "simulate", "--profile", str(wrong), "--games", "1"))
+
+
+def test_unknown_profile_through_python_m():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "conquian_ref", "simulate", "--profile", "no-such-profile"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, "no-such-profile")
+
+
+# -- bench -----------------------------------------------------------------------------------------
+def test_bench_quick_runs(capsys):
+    status, out, err = run_cli(capsys, "bench", "--quick", "--profile", "anglo-american-v1")
+    assert status == 0, err
+    assert "| profile |" in out
+    assert "| anglo-american-v1 |" in out
+    assert "Machine:" in out
+
+
+def test_bench_quick_json(capsys):
+    status, out, err = run_cli(capsys, "bench", "--quick", "--json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert [p["profile"] for p in report["profiles"]] == list(PROFILE_IDS)
+    for p in report["profiles"]:
+        assert p["legal"]["positions"] > 0
+        assert p["games"]["actions"] > 0
+        assert p["arrangement"]["checks_per_second_cold"] > 0
