@@ -277,11 +277,58 @@ def markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
+def bench_conformance(repeats: int) -> dict:
+    """The whole bundled corpus: loading it, replaying it in-process on the reference engine, and
+    running it over the protocol (in-process adapter, and the adapter as a separate process).
+    The replays exclude the loading, which every path shares. Best of `repeats`."""
+    import sys as _sys
+
+    from .check import run_check
+    from .replay import ReferenceDriver, replay
+    from .scenario import corpus_dir, load_corpus
+
+    def best(work) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    scenarios: list = []
+    load = best(lambda: scenarios.__setitem__(slice(None), load_corpus([corpus_dir()])[0]))
+    in_process = best(lambda: [replay(s, ReferenceDriver()) for s in scenarios])
+    direct = best(lambda: run_check(impl="reference", scenarios=scenarios))
+    process = best(lambda: run_check(impl=f"{_sys.executable} -m conquian_ref.adapter", scenarios=scenarios))
+    return {
+        "scenarios": len(scenarios),
+        "load_seconds": load,
+        "in_process_seconds": in_process,
+        "protocol_direct_seconds": direct,
+        "protocol_process_seconds": process,
+        "process_over_in_process": process / in_process,
+    }
+
+
+def conformance_markdown(c: dict) -> str:
+    return "\n".join(
+        [
+            "| corpus | load + validate | in-process replay | protocol, in-process adapter | protocol, adapter process | process / in-process |",
+            "|---:|---:|---:|---:|---:|---:|",
+            f"| {c['scenarios']} scenarios | {c['load_seconds']:.2f} s | {c['in_process_seconds']:.2f} s | "
+            f"{c['protocol_direct_seconds']:.2f} s | {c['protocol_process_seconds']:.2f} s | {c['process_over_in_process']:.1f}x |",
+        ]
+    )
+
+
 def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out=None) -> int:
     out = out or sys.stdout
     report = {"quick": quick, "machine": machine(), "profiles": []}
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)
         report["profiles"].append(bench_profile(profile, quick))
-    out.write((json.dumps(report, indent=2) if as_json else markdown(report)) + "\n")
+    print("bench: the conformance corpus ...", file=sys.stderr, flush=True)
+    report["conformance"] = bench_conformance(1 if quick else 3)
+    text = markdown(report) + "\n\n" + conformance_markdown(report["conformance"])
+    out.write((json.dumps(report, indent=2) if as_json else text) + "\n")
     return 0

@@ -113,16 +113,19 @@ def run_check(
     timeout: float | None = None,
     progress: bool = False,
     validate_messages: bool = False,
+    scenarios: list[Scenario] | None = None,
 ) -> Run:
-    """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all."""
+    """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
+    `scenarios` skips loading the corpus (the benchmark times the replay alone)."""
     from .impl import DEFAULT_TIMEOUT
 
     corpus = Path(corpus) if corpus else corpus_dir()
-    if not corpus.exists():
-        raise ConquianError(f"{corpus}: no such corpus folder")
-    scenarios, problems = load_corpus([corpus])
-    if problems:
-        raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+    if scenarios is None:
+        if not corpus.exists():
+            raise ConquianError(f"{corpus}: no such corpus folder")
+        scenarios, problems = load_corpus([corpus])
+        if problems:
+            raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
     chosen = select(scenarios, profile, patterns or [])
     known = known or {}
     trace = None

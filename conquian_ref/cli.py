@@ -184,6 +184,20 @@ def _coverage(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
+@command("book", "render the rules and the scenario corpus as a static HTML rulebook")
+def _book(parser: argparse.ArgumentParser) -> Runner:
+    from .book import configure
+
+    return configure(parser)
+
+
+@command("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario")
+def _fuzz(parser: argparse.ArgumentParser) -> Runner:
+    from .fuzz import configure
+
+    return configure(parser)
+
+
 # -- entry point -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__

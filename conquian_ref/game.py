@@ -235,9 +235,9 @@ class Game:
 
         Raises MalformedInput for a wrong shape and IllegalAction (with a reason code) for a move
         the rules refuse; in both cases the state is left exactly as it was."""
+        self.fired_last = []
         _check_seat(seat, "seat")
         act = action if isinstance(action, Action) else parse_action(self.deck, action)
-        self.fired_last = []
         refusal = self._refusal(seat, act)
         if refusal is not None:
             reason, message = refusal

@@ -1,0 +1,205 @@
+"""`conquian-ref book`: the static rulebook builds from the rules and the whole corpus.
+
+Checks, without a browser: every scenario has a page and every rule an anchor on its profile's
+page; every internal link (href, src) resolves to a file of the book and, when it has one, to
+an anchor of that file; nothing points outside the book; text from the scenario files is
+escaped; the positions drawn come from replaying on the reference engine; and a scenario that
+does not replay as written is flagged on its page. (The browser test is test_book_browser.py.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import posixpath
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+
+from conquian_ref.book import build, configure
+from conquian_ref.profile import PROFILE_IDS
+from conquian_ref.rulebook import rules_for
+from conquian_ref.scenario import corpus_dir, load_corpus
+
+SCENARIOS, _ = load_corpus([corpus_dir()])
+AA0001 = corpus_dir() / "anglo-american-v1" / "examples" / "aa-0001-worked-example.yaml"
+
+
+class _Links(HTMLParser):
+    """Every id and every href/src of one HTML page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        for key in ("href", "src"):
+            if attrs.get(key) is not None:
+                self.links.append(attrs[key])
+
+
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    out = tmp_path_factory.mktemp("book")
+    result = build(out)
+    pages = {p.relative_to(out).as_posix(): _parse(p) for p in out.rglob("*.html")}
+    return out, result, pages
+
+
+def test_the_book_covers_every_scenario_and_every_rule(book):
+    out, result, pages = book
+    rule_ids = {rid for p in PROFILE_IDS for rid in rules_for(p)}
+    assert result.scenarios == len(SCENARIOS) > 200
+    assert result.rules == len(rule_ids)
+    assert result.closing_line() == f"book: {len(rule_ids)} rules, {len(SCENARIOS)} scenarios -> {out / 'index.html'}"
+    assert not result.problems and not result.disagreements
+    for scenario in SCENARIOS:
+        assert f"{scenario.profile}/{scenario.id}.html" in pages, scenario.id
+    for profile in PROFILE_IDS:
+        anchors = pages[f"{profile}/index.html"].ids
+        missing = [rid for rid in rules_for(profile) if rid not in anchors]
+        assert not missing, f"{profile}: no anchor for {missing}"
+    for page in ("index.html", "rules.html", "reasons.html", "glossary.html", "about.html"):
+        assert page in pages
+    assert (out / "book.css").is_file() and (out / "search.js").is_file() and (out / "search-index.js").is_file()
+
+
+def test_every_internal_link_resolves_to_a_file_and_anchor(book):
+    out, _, pages = book
+    broken = []
+    checked = 0
+    for page, parsed in pages.items():
+        for link in parsed.links:
+            parts = urlsplit(link)
+            assert not parts.scheme and not parts.netloc, f"{page}: link leaves the book: {link}"
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(parts.path))) if parts.path else page
+            if not (out / target).is_file():
+                broken.append(f"{page}: {link} (no file {target})")
+                continue
+            if parts.fragment and target.endswith(".html") and parts.fragment not in pages[target].ids:
+                broken.append(f"{page}: {link} (no anchor #{parts.fragment} in {target})")
+            checked += 1
+    assert not broken, "\n".join(broken[:20])
+    assert checked > 5000
+
+
+def test_rules_and_scenarios_link_both_ways(book):
+    out, _, pages = book
+    profile_page = pages["anglo-american-v1/index.html"]
+    assert "aa-0001.html" in profile_page.links
+    scenario = pages["anglo-american-v1/aa-0001.html"]
+    for rid in ("AA-EX-1", "C-TURN-2", "C-TURN-3", "C-RUN-1", "AA-OPEN-1"):
+        assert f"index.html#{rid}" in scenario.links
+    # A refusal links to its reason code, which lists the scenarios producing it.
+    refusing = next(s for s in SCENARIOS if any(isinstance(st.get("expect"), dict) for st in s.steps if "expect" in st))
+    code = next(st["expect"]["refused"] for st in refusing.steps if isinstance(st.get("expect"), dict))
+    assert f"../reasons.html#{code}" in pages[f"{refusing.profile}/{refusing.id}.html"].links
+    assert code in pages["reasons.html"].ids
+    assert f"{refusing.profile}/{refusing.id}.html" in pages["reasons.html"].links
+
+
+def test_the_scenario_page_draws_the_replayed_positions(book):
+    out, _, _ = book
+    text = (out / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
+    assert "table view: all cards shown" in text
+    assert "The worked example of the source - take 6H onto 4H 5H and discard QS" in text
+    after_use = text.split('id="pos-after-2"', 1)[1].split("</li>", 1)[0]
+    seat1 = after_use.split('class="seat seat-1', 1)[1]
+    exposed = seat1.split('class="cards exposed"', 1)[1].split("</div>", 1)[0]
+    assert re.findall(r'data-card="(\w+)"', exposed) == ["4H", "5H", "6H"]
+    assert "4♥" in exposed and "6♥" in exposed
+    assert 'class="card fr s-H' in exposed  # hearts drawn red
+    # Spanish cards: rank, the profile's glyph, and the suit's name written out.
+    tc = (out / "torno-cisneros-v1" / "tc-0150.html").read_text(encoding="utf-8")
+    assert "10🪙" in tc and '<small class="sn">oros</small>' in tc
+
+
+def test_the_runner_prints_one_closing_line(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    run = configure(parser)
+    assert parser.parse_args([]).out == "book"
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(AA0001, corpus / AA0001.name)
+    status = run(parser.parse_args(["--out", str(tmp_path / "out"), "--corpus", str(corpus)]))
+    assert status == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"book: {len({r for p in PROFILE_IDS for r in rules_for(p)})} rules, 1 scenarios -> {tmp_path / 'out' / 'index.html'}"]
+    assert (tmp_path / "out" / "anglo-american-v1" / "aa-0001.html").is_file()
+
+
+def _write(corpus: Path, data: dict, name: str) -> None:
+    corpus.mkdir(exist_ok=True)
+    (corpus / name).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def test_text_from_scenario_files_is_escaped(tmp_path):
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    data["title"] = "A <script>alert(1)</script> & <b>bold</b> title"
+    data["annotation"] = "Seat 1 uses <img src=x onerror=alert(1)> the card & discards (C-TURN-2)."
+    _write(tmp_path / "corpus", data, "aa-0001.yaml")
+    build(tmp_path / "out", tmp_path / "corpus")
+    text = (tmp_path / "out" / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in text and "<img src=x" not in text and "<b>bold" not in text
+    assert "A &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt; title" in text
+    assert 'href="index.html#C-TURN-2"' in text  # rule ids in the annotation still link
+    index = (tmp_path / "out" / "search-index.js").read_text(encoding="utf-8")
+    assert "</script>" not in index
+
+
+def test_a_scenario_that_does_not_replay_is_flagged(tmp_path):
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    data["steps"][1]["expect"] = {"refused": "no_valid_arrangement"}  # the engine accepts this use
+    _write(tmp_path / "corpus", data, "aa-0001.yaml")
+    result = build(tmp_path / "out", tmp_path / "corpus")
+    assert result.disagreements == ["aa-0001"]
+    text = (tmp_path / "out" / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
+    assert "does not replay this scenario as written" in text
+    assert "✗ reference engine: accepted" in text
+
+
+def test_a_rebuild_removes_pages_it_no_longer_writes_and_nothing_else(tmp_path):
+    first = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    second = dict(first, id="aa-9999")
+    corpus = tmp_path / "corpus"
+    _write(corpus, first, "aa-0001.yaml")
+    _write(corpus, second, "aa-9999.yaml")
+    out = tmp_path / "out"
+    build(out, corpus)
+    assert (out / "anglo-american-v1" / "aa-9999.html").is_file()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    (corpus / "aa-9999.yaml").unlink()
+    build(out, corpus)
+    assert not (out / "anglo-american-v1" / "aa-9999.html").exists()
+    assert (out / "anglo-american-v1" / "aa-0001.html").is_file()
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_the_command_line_runs_book_once_registered(tmp_path, capsys, monkeypatch):
+    """`conquian-ref book` through cli.main, registered exactly as the snippet in docs/book.md
+    does (if cli.py does not register it yet, the test registers it for its own duration)."""
+    from conquian_ref import cli
+
+    if "book" not in cli.COMMANDS:
+        monkeypatch.setitem(cli.COMMANDS, "book", ("render the rules and the scenarios as a static HTML rulebook", configure))
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(AA0001, corpus / AA0001.name)
+    assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(corpus)]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"1 scenarios -> {tmp_path / 'out' / 'index.html'}")
+    assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err.strip() == f"conquian-ref: error: {tmp_path / 'nowhere'}: no such folder"
