@@ -39,6 +39,10 @@ class ReferenceAdapter:
             answer = handler(request)
         except ConquianError as exc:
             answer = {"error": {"message": str(exc)}}
+        except Exception as exc:  # a bug of this adapter: still an answer, never a dead process
+            import traceback
+
+            answer = {"error": {"message": f"internal error: {type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}}
         return {"seq": seq, **answer}
 
     def cmd_start(self, request: dict) -> dict:
@@ -103,8 +107,15 @@ class ReferenceAdapter:
         from .outcome import Outcome
         from .profile import load_profile
 
-        match = Match(load_profile(_field(request, "profile")), _field(request, "first_dealer"))
-        for outcome in _field(request, "deals"):
+        from .schemas import definition_validator
+
+        match = Match(load_profile(_field(request, "profile")), _seat(request, "first_dealer"))
+        check_outcome = definition_validator("scenario", "/$defs/outcome")
+        for i, outcome in enumerate(_field(request, "deals")):
+            for err in check_outcome.iter_errors(outcome):
+                raise ConquianError(f"deals[{i}]: {err.message}")
+            if match.is_over:
+                raise ConquianError(f"deals[{i}]: the match was already won before this deal")
             match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
         full = match.to_json()
         return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
@@ -124,8 +135,8 @@ def _field(request: dict, name: str):
     return request[name]
 
 
-def _seat(request: dict) -> int:
-    seat = _field(request, "seat")
+def _seat(request: dict, name: str = "seat") -> int:
+    seat = _field(request, name)
     if seat not in (0, 1) or isinstance(seat, bool):
         raise ConquianError(f"a seat is 0 or 1, got {seat!r}")
     return seat

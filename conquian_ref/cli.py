@@ -198,6 +198,13 @@ def _fuzz(parser: argparse.ArgumentParser) -> Runner:
     return configure(parser)
 
 
+@command("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario")
+def _mutants(parser: argparse.ArgumentParser) -> Runner:
+    from .mutation import configure
+
+    return configure(parser)
+
+
 # -- entry point -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__

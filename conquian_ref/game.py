@@ -115,7 +115,7 @@ class Game:
 
     def __deepcopy__(self, memo):
         # The profile and its meld table are shared, immutable; everything else is copied.
-        new = object.__new__(Game)
+        new = object.__new__(type(self))  # a subclass (a mutant engine) stays itself
         for key, value in self.__dict__.items():
             new.__dict__[key] = value if key in ("profile", "deck", "table") else copy.deepcopy(value, memo)
         return new

@@ -1,0 +1,223 @@
+"""Mutation analysis of the scenario corpus: does the corpus catch every deliberately wrong engine?
+
+Each mutant of conquian_ref.mutants breaks one rule. Here each one is run against the corpus
+through the conformance protocol in direct mode (`python:conquian_ref.mutants:adapter_for_<id>`,
+the same path `conquian-ref check --impl ...` takes), and the scenarios that catch it are
+recorded. A scenario *catches* a mutant when the reference engine passes it and the mutant
+fails it (a disagreement) or errors on it (the adapter misbehaves). A mutant is *caught* when at
+least one scenario catches it; a *survivor* means that no scenario pins down the rule it breaks,
+so the corpus is missing a case.
+
+The corpus is loaded once (it is the slow part), then every mutant is replayed over it.
+
+    conquian-ref mutants [--only ID ...] [--json] [--corpus DIR]
+
+Exit status: 0 when every mutant is caught, 1 when one survived (or the reference itself fails
+a scenario, which would make the analysis meaningless), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConquianError
+
+FIRST_IDS = 5  # scenario ids shown per mutant in the text report
+
+
+@dataclass
+class MutantResult:
+    id: str
+    rules: tuple[str, ...]
+    description: str
+    kind: str
+    caught_by: list[str] = field(default_factory=list)  # scenario ids, corpus order
+    first_failure: str = ""  # how the first catching scenario disagreed
+    seconds: float = 0.0
+
+    @property
+    def caught(self) -> bool:
+        return bool(self.caught_by)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "rules": list(self.rules),
+            "description": self.description,
+            "kind": self.kind,
+            "caught": self.caught,
+            "caught_by": self.caught_by,
+            "first_failure": self.first_failure,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class MutationReport:
+    corpus: str
+    scenarios: int
+    reference_failures: list[str]  # scenario ids the reference itself fails (should be none)
+    results: list[MutantResult]
+    seconds: float = 0.0
+    not_run: list[str] = field(default_factory=list)  # unreachable mutants left out (conquian_ref.mutants)
+
+    @property
+    def caught(self) -> list[MutantResult]:
+        return [r for r in self.results if r.caught]
+
+    @property
+    def survived(self) -> list[MutantResult]:
+        return [r for r in self.results if not r.caught]
+
+    @property
+    def ok(self) -> bool:
+        return not self.survived and not self.reference_failures
+
+    def summary_line(self) -> str:
+        return f"{len(self.caught)} caught, {len(self.survived)} survived"
+
+    def to_json(self) -> dict:
+        return {
+            "corpus": self.corpus,
+            "scenarios": self.scenarios,
+            "reference_failures": self.reference_failures,
+            "mutants": [r.to_json() for r in self.results],
+            "caught": len(self.caught),
+            "survived": len(self.survived),
+            "not_run": self.not_run,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def text(self) -> str:
+        lines = [
+            f"mutation analysis of {self.corpus}: {len(self.results)} mutant(s) against {self.scenarios} scenario(s)",
+            "",
+            "| mutant | rules broken | caught by | first scenarios |",
+            "|---|---|---|---|",
+        ]
+        for r in self.results:
+            first = ", ".join(r.caught_by[:FIRST_IDS]) + (", ..." if len(r.caught_by) > FIRST_IDS else "")
+            lines.append(f"| {r.id} | {', '.join(r.rules)} | {len(r.caught_by)} | {first or 'SURVIVED'} |")
+        for r in self.survived:
+            lines.append(f"\nsurvivor {r.id} ({', '.join(r.rules)}): {r.description}; no scenario catches it")
+        if self.not_run:
+            lines.append(f"\nnot run (no scenario can express them, see docs/mutation.md): {', '.join(self.not_run)}")
+        if self.reference_failures:
+            lines.append(f"\nthe reference itself fails: {', '.join(self.reference_failures)} (fix these first)")
+        lines += ["", self.summary_line()]
+        return "\n".join(lines)
+
+
+def load_scenarios(corpus: Path | str | None = None) -> tuple[str, list]:
+    """(corpus folder, scenarios); ConquianError if the corpus has problems (run lint)."""
+    from .scenario import corpus_dir, load_corpus
+
+    folder = Path(corpus) if corpus else corpus_dir()
+    if not folder.exists():
+        raise ConquianError(f"{folder}: no such corpus folder")
+    scenarios, problems = load_corpus([folder])
+    if problems:
+        raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+    return str(folder), scenarios
+
+
+def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: frozenset = frozenset()) -> dict[str, str]:
+    """Replay `scenarios` against `impl` over the protocol; {scenario id: failure text} for those
+    that failed or errored (`skip`: ids not to run; `stop_at_first`: stop at the first failure)."""
+    from .check import _run_one  # the runner's own classification (skipped, failed, errored)
+    from .impl import AdapterFailure, Connection
+
+    conn = Connection(impl)
+    failures: dict[str, str] = {}
+    try:
+        handshake = conn.start()
+        for scenario in scenarios:
+            if scenario.id in skip:
+                continue
+            try:
+                result = _run_one(conn, scenario, handshake, {})
+                status = result.status
+                text = result.failure.describe(scenario) if result.failure else (f"errored: {result.adapter}" if result.adapter else "")
+            except Exception as exc:  # a mutant that raises inside `handle`: it errored
+                status, text = "errored", f"errored: {type(exc).__name__}: {exc}"
+            if status in ("failed", "errored"):
+                failures[scenario.id] = text
+                if stop_at_first:
+                    break
+            if status == "errored":
+                try:
+                    handshake = conn.restart()
+                except AdapterFailure as exc:
+                    failures.setdefault("(restart)", str(exc))
+                    break
+    finally:
+        conn.close()
+    return failures
+
+
+def run_mutant(mutant, scenarios: list, reference_failures=(), stop_at_first: bool = False) -> MutantResult:
+    """Replay the corpus against one mutant (a conquian_ref.mutants.Mutant)."""
+    started = time.perf_counter()
+    failures = replay_all(mutant.impl, scenarios, stop_at_first, frozenset(reference_failures))
+    result = MutantResult(mutant.id, mutant.rules, mutant.description, mutant.kind, seconds=time.perf_counter() - started)
+    result.caught_by = [sid for sid in failures if sid != "(restart)"]
+    if result.caught_by:
+        result.first_failure = failures[result.caught_by[0]]
+    return result
+
+
+def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None, scenarios: list | None = None) -> MutationReport:
+    """Run the selected mutants (all by default) against the corpus and report what caught them.
+    `scenarios` may be given already loaded (the tests do); else the corpus folder is loaded."""
+    from .impl import REFERENCE
+    from .mutants import MUTANTS, reachable_mutants
+
+    unknown = [n for n in names or [] if n not in MUTANTS]
+    if unknown:
+        raise ConquianError(f"unknown mutant(s): {', '.join(unknown)} (known: {', '.join(MUTANTS)})")
+    started = time.perf_counter()
+    if scenarios is None:
+        folder, scenarios = load_scenarios(corpus)
+    else:
+        folder = str(corpus) if corpus else "(given scenarios)"
+    reference = replay_all(REFERENCE, scenarios)
+    chosen = [MUTANTS[n] for n in names] if names else reachable_mutants()
+    results = [run_mutant(m, scenarios, reference) for m in chosen]
+    report = MutationReport(folder, len(scenarios), sorted(reference), results, time.perf_counter() - started)
+    report.not_run = [m.id for m in MUTANTS.values() if m.unreachable and m not in chosen]
+    return report
+
+
+def configure(parser):
+    """Options of `conquian-ref mutants`; returns the runner (see conquian_ref.cli)."""
+    parser.add_argument("--only", nargs="+", action="extend", default=[], metavar="ID", help="run only these mutants (ids as listed in docs/mutation.md)")
+    parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to use instead of the bundled corpus")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
+
+    def run(args) -> int:
+        report = run_mutants(args.only or None, args.corpus)
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.text())
+        return 0 if report.ok else 1
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m conquian_ref.mutation`, until the subcommand is registered in cli.py."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="conquian-ref mutants", description="mutation analysis of the scenario corpus")
+    runner = configure(parser)
+    try:
+        return runner(parser.parse_args(argv))
+    except ConquianError as exc:
+        print(f"conquian-ref: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

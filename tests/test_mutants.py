@@ -1,0 +1,162 @@
+"""Mutation analysis of the corpus: every deliberately wrong engine must be caught.
+
+One test per mutant of conquian_ref.mutants (parametrized by id, so a survivor names itself):
+the corpus is replayed against the mutant over the protocol in direct mode, and at least one
+scenario that the reference passes must fail. The reference itself must pass the same corpus,
+so "caught" and "behaves differently from the reference on some scenario" are the same thing.
+The corpus is loaded once for the whole file; each mutant stops at its first catching scenario.
+
+A failure here means the corpus lacks a case: write the scenario from the rule text (see
+docs/mutation.md, "When a mutant survives"), never by copying the engine's answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import conquian_ref.mutants as mutants_module
+from conquian_ref.check import run_check
+from conquian_ref.impl import REFERENCE, Connection
+from conquian_ref.mutants import MUTANTS, reachable_mutants
+from conquian_ref.mutation import configure, load_scenarios, replay_all, run_mutant
+from conquian_ref.rulebook import load_rules
+from conquian_ref.scenario import corpus_dir
+
+REACHABLE = [m.id for m in reachable_mutants()]
+SMALL_CORPUS = corpus_dir() / "torno-cisneros-v1" / "exchange"  # a few files: quick CLI round trips
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_scenarios()[1]
+
+
+@pytest.fixture(scope="module")
+def reference_failures(corpus):
+    return replay_all(REFERENCE, corpus)
+
+
+# -- the analysis ------------------------------------------------------------------------------
+def test_the_reference_passes_the_corpus(reference_failures):
+    assert reference_failures == {}, f"the reference fails {sorted(reference_failures)}: mutation analysis needs a clean corpus"
+
+
+@pytest.mark.parametrize("mutant_id", REACHABLE)
+def test_mutant_is_caught_by_the_corpus(mutant_id, corpus, reference_failures):
+    m = MUTANTS[mutant_id]
+    result = run_mutant(m, corpus, reference_failures, stop_at_first=True)
+    assert result.caught, (
+        f"mutant {m.id} survived: {m.description} (breaks {', '.join(m.rules)}); "
+        "no scenario of the corpus tells it from the reference: add one (docs/mutation.md)"
+    )
+
+
+# -- the registry --------------------------------------------------------------------------------
+def test_registry_is_large_and_ids_are_well_formed():
+    assert len(REACHABLE) >= 30
+    for m in MUTANTS.values():
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", m.id), m.id
+        assert m.description and "\n" not in m.description, m.id
+        assert m.rules, m.id
+
+
+def test_every_rule_a_mutant_breaks_exists_in_the_rules():
+    rules = load_rules()
+    for m in MUTANTS.values():
+        for rid in m.rules:
+            assert rid in rules, f"{m.id}: no rule {rid} in docs/rules"
+            assert not rules[rid].deprecated, f"{m.id}: {rid} is deprecated"
+
+
+def test_every_mutant_says_why_it_is_wrong_in_a_comment():
+    # Each registration block (from one `@mutant(` to the next) holds a comment quoting the rule.
+    blocks = inspect.getsource(mutants_module).split("\n@mutant(")[1:]
+    assert len(blocks) == len(MUTANTS)
+    for block in blocks:
+        mutant_id = block.split('"')[1]
+        assert mutant_id in MUTANTS
+        code = block.split("\n# ==")[0]
+        assert re.search(r"^\s+#", code, flags=re.M), f"{mutant_id}: the class should quote, in a comment, the rule it breaks"
+
+
+def test_unreachable_mutants_say_why():
+    for m in MUTANTS.values():
+        if m.unreachable:
+            assert len(m.unreachable) > 20, m.id
+    assert len(REACHABLE) < len(MUTANTS) or all(not m.unreachable for m in MUTANTS.values())
+
+
+@pytest.mark.parametrize(
+    "area",
+    [
+        r"C-DECK-", r"C-SET-1", r"C-RUN-1", r"C-RUN-2", r"C-RUN-3", r"(TC|AA)-RUN-1", r"C-MELD-1", r"C-ARR-",
+        r"C-DEAL-1", r"RUL-10", r"RUL-15", r"TC-XCH-1", r"TC-XCH-2", r"(TC|AA)-OPEN-1", r"C-TURN-2", r"C-TURN-3",
+        r"C-TURN-4", r"C-TURN-5", r"C-TURN-6", r"C-TURN-7", r"TC-FORCE-1", r"TC-FORCE-2", r"AA-FORCE-1",
+        r"AA-MELD-1", r"RUL-5", r"RUL-6", r"C-END-1", r"C-END-2", r"C-END-3", r"C-END-4", r"RUL-9", r"C-OBS-1",
+        r"AA-MATCH-1", r"TC-MATCH-1",
+    ],
+)
+def test_every_rule_area_has_a_mutant(area):
+    assert any(re.fullmatch(area + r".*", rid) for m in reachable_mutants() for rid in m.rules), f"no mutant breaks {area}"
+
+
+def test_factories_resolve_and_shake_hands():
+    for m in MUTANTS.values():
+        assert getattr(mutants_module, m.factory_name) is m.adapter_class
+    with pytest.raises(AttributeError):
+        getattr(mutants_module, "adapter_for_no_such_mutant")
+    conn = Connection(MUTANTS["run-wraps"].impl)
+    try:
+        assert "torno-cisneros-v1" in conn.start().profiles
+    finally:
+        conn.close()
+
+
+# -- the runners ---------------------------------------------------------------------------------
+def test_the_official_check_runner_sees_a_mutant_fail():
+    run = run_check(impl=MUTANTS["exchange-without-swap"].impl, corpus=SMALL_CORPUS)
+    assert not run.ok and run.count("failed") >= 1
+
+
+def _cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    runner = configure(parser)
+    return runner(parser.parse_args(argv))
+
+
+def test_cli_reports_a_caught_mutant_as_json(capsys):
+    status = _cli(["--only", "exchange-without-swap", "--corpus", str(SMALL_CORPUS), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert report["caught"] == 1 and report["survived"] == 0
+    (entry,) = report["mutants"]
+    assert entry["id"] == "exchange-without-swap" and entry["caught_by"] and entry["first_failure"]
+
+
+def test_cli_exits_1_on_a_survivor(capsys):
+    # No scenario can send a glyph, so glyphs-refused survives any corpus (that is why it is
+    # marked unreachable and left out of the default run).
+    status = _cli(["--only", "glyphs-refused", "--corpus", str(SMALL_CORPUS)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.rstrip().endswith("0 caught, 1 survived")
+    assert "| glyphs-refused | C-DECK-2 | 0 | SURVIVED |" in out
+
+
+def test_cli_refuses_an_unknown_mutant():
+    from conquian_ref.errors import ConquianError
+
+    with pytest.raises(ConquianError, match="unknown mutant"):
+        _cli(["--only", "no-such-mutant", "--corpus", str(SMALL_CORPUS)])
+
+
+def test_docs_list_every_mutant():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "mutation.md").read_text(encoding="utf-8")
+    missing = [m.id for m in MUTANTS.values() if f"`{m.id}`" not in doc]
+    assert not missing, f"docs/mutation.md does not list {missing}"
