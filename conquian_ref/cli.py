@@ -205,6 +205,27 @@ def _mutants(parser: argparse.ArgumentParser) -> Runner:
     return configure(parser)
 
 
+@command("new", "scaffold a draft scenario: next free id, harmless cards, steps to record")
+def _new(parser: argparse.ArgumentParser) -> Runner:
+    from .authoring import configure_new
+
+    return configure_new(parser)
+
+
+@command("record", "fill in a draft's `record` placeholders from the reference engine; show the diff")
+def _record(parser: argparse.ArgumentParser) -> Runner:
+    from .authoring import configure_record
+
+    return configure_record(parser)
+
+
+@command("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)")
+def _fmt(parser: argparse.ArgumentParser) -> Runner:
+    from .authoring import configure_fmt
+
+    return configure_fmt(parser)
+
+
 # -- entry point -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__

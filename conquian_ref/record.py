@@ -1,0 +1,363 @@
+"""`conquian-ref record FILE [--write]`: fill in what a draft scenario leaves open.
+
+An author writes the setup and the actions, and marks with the word `record` the values the
+reference engine should write down:
+
+| placeholder                                   | filled with                                        |
+|-----------------------------------------------|----------------------------------------------------|
+| `expect: record`                              | `accepted`, or `{refused: CODE}`                   |
+| `check: {legal: {seat: S, actions: record}}`  | every legal action of seat S, in canonical order   |
+| `check: {state: record}`                      | the STATE_KEYS fragment of the state (below)       |
+| `check: {state: {phase: record, ...}}`        | those keys only (any depth: `available: {card: record}`) |
+| `check: {observation: {seat: S, match: record}}` | the OBSERVATION_KEYS fragment of seat S's view  |
+| `check: {perft: [record, record]}`            | the perft counts of that many depths               |
+| `outcome: record`                             | null, or the outcome after the last step           |
+| `match: {..., expect: record}` (match scenarios) | points, next dealer and winner                  |
+
+The draft is replayed on the reference engine step by step; each placeholder is filled with
+what the engine gives at that point (after the step's action, like every check). An explicit
+`expect` that the engine does not agree with stops the recording at that line: the steps after
+it would replay a different game. The result is shown as a unified diff of the file; it is
+written only with --write, or after a yes on a terminal, and only if the recorded file passes
+`conquian-ref lint`. Nothing else in the file changes: the values are spliced into the text at
+the placeholders' positions (conquian_ref.yamltext), so comments and layout stay as they were.
+
+Recording is a convenience, not an oracle: read the diff. Each recorded value must agree with
+your own reading of the rules; where it does not, the engine or the rule text is wrong, and
+that is an issue to open, not a value to accept.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConquianError, IllegalAction, MalformedInput
+from .scenario import Problem, field_path
+from .yamlfile import YamlError, line_of, path_text
+from .yamltext import apply_edits, confirm, interactive, is_flow, load, render_at, unified_diff
+
+PLACEHOLDER = "record"
+
+# What `state: record` writes: enough to see the position, not the whole state. The stock is left
+# out (it is long and follows from the setup, the out-of-play cards and the available card), and
+# so are the profile and the dealer (they are in the setup). Keys whose value says nothing (an
+# empty out_of_play, no pending decision, no outcome yet, the exchange once it is over) are
+# dropped.
+STATE_KEYS = ("phase", "to_act", "available", "hands", "exposed", "out_of_play", "pending", "exchange", "outcome")
+# What `observation: {seat: S, match: record}` writes: the seat's view without its history
+# (implementation-defined, never checked) and without the fields repeated from the setup.
+OBSERVATION_KEYS = (
+    "phase", "to_act", "hand", "hand_counts", "exposed", "available", "stock_count", "out_of_play",
+    "pending", "exchange", "outcome",
+)
+_DROP_WHEN_EMPTY = ("out_of_play", "pending", "outcome")
+
+
+@dataclass
+class Recording:
+    """The outcome of recording one file."""
+
+    path: Path
+    old: str
+    new: str
+    filled: int  # placeholders filled
+    problems: list[Problem] = field(default_factory=list)  # lint problems of the recorded file
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.old != self.new
+
+    def diff(self) -> str:
+        return unified_diff(self.old, self.new, str(self.path))
+
+
+class _Draft:
+    """A draft scenario's text, data and node positions, with one-line errors at a data path."""
+
+    def __init__(self, path: Path, text: str):
+        self.path, self.text = path, text
+        try:
+            self.data, self.lines, self.index = load(text)
+        except YamlError as exc:
+            raise ConquianError(f"{path}:{exc.line}: (file): {exc.message}") from None
+        if not isinstance(self.data, dict):
+            raise ConquianError(f"{path}:1: (top): a scenario is a YAML mapping")
+
+    def error(self, where: tuple, message: str) -> ConquianError:
+        return ConquianError(f"{self.path}:{line_of(self.lines, where)}: {path_text(where)}: {message}")
+
+
+def find_placeholders(value: object, path: tuple = ()) -> list[tuple]:
+    """The data paths whose value is the placeholder string, in document order."""
+    if value == PLACEHOLDER:
+        return [path]
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found += find_placeholders(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found += find_placeholders(v, path + (i,))
+    return found
+
+
+def _supported(path: tuple) -> bool:
+    if path == ("outcome",) or path == ("match", "expect") or path[:2] == ("match", "expect") and len(path) == 3:
+        return True
+    if len(path) < 3 or path[0] != "steps" or not isinstance(path[1], int):
+        return False
+    rest = path[2:]
+    return (
+        rest == ("expect",)
+        or rest[:2] == ("check", "state")
+        or rest[:3] == ("check", "observation", "match")
+        or rest == ("check", "legal", "actions")
+        or (len(rest) == 3 and rest[:2] == ("check", "perft") and isinstance(rest[2], int))
+    )
+
+
+_HINT = (
+    "a placeholder may stand for: expect, check.state (or keys in it), check.observation.match, "
+    "check.legal.actions, each count of check.perft, outcome, match.expect (scenarios/README.md, docs/authoring.md)"
+)
+
+
+def _fragment(full: dict, keys: tuple) -> dict:
+    out = {}
+    for key in keys:
+        if key not in full:
+            continue
+        value = full[key]
+        if key in _DROP_WHEN_EMPTY and not value:
+            continue
+        if key == "exchange" and (value is None or full.get("phase") != "exchange"):
+            continue
+        out[key] = value
+    return out
+
+
+def _fill(expected: object, got: object, whole: tuple) -> object:
+    """`expected` with every placeholder replaced by the matching part of `got`; `whole` is the
+    fragment keys used when the placeholder stands for the whole of `got`."""
+    if expected == PLACEHOLDER:
+        return _fragment(got, whole) if whole and isinstance(got, dict) else copy.deepcopy(got)
+    if isinstance(expected, dict) and isinstance(got, dict):
+        return {k: _fill(v, got.get(k), ()) if k in got else v for k, v in expected.items()}
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+        return [_fill(e, g, ()) for e, g in zip(expected, got)]
+    return expected
+
+
+def _has_placeholder(value: object) -> bool:
+    return bool(find_placeholders(value))
+
+
+def record_text(path: Path, text: str) -> Recording:
+    """Fill the placeholders of one draft (its text given); the result is checked with lint."""
+    from .profile import PROFILE_IDS
+    from .replay import ReferenceDriver
+
+    draft = _Draft(path, text)
+    data = draft.data
+    placeholders = find_placeholders(data)
+    if not placeholders:
+        return Recording(path, text, text, 0, notes=[f"{path}: nothing to record (no value is '{PLACEHOLDER}')"])
+    for where in placeholders:
+        if not _supported(where):
+            raise draft.error(where, f"cannot record this value: {_HINT}")
+    profile = data.get("profile")
+    if profile not in PROFILE_IDS:
+        raise draft.error(("profile",), f"unknown profile {profile!r} (known: {', '.join(PROFILE_IDS)})")
+
+    fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
+    driver = ReferenceDriver()
+    if "match" in data:
+        _record_match(draft, driver, fills)
+    else:
+        _record_deal(draft, driver, fills)
+
+    edits = _edits(draft, fills)
+    new = apply_edits(text, edits)
+    recording = Recording(path, text, new, len(placeholders))
+    recording.problems = lint_text(path, new)
+    annotation = data.get("annotation")
+    if isinstance(annotation, str) and "TODO" in annotation:
+        recording.notes.append(
+            f"{path}:{line_of(draft.lines, ('annotation',))}: annotation: still a TODO - say why each expectation follows from the rules"
+        )
+    return recording
+
+
+def _record_match(draft: _Draft, driver, fills: dict) -> None:
+    match = draft.data["match"]
+    if not isinstance(match, dict) or _has_placeholder({k: v for k, v in match.items() if k != "expect"}):
+        raise draft.error(("match",), "only match.expect can be recorded")
+    try:
+        got = driver.match(draft.data["profile"], match["first_dealer"], match["deals"])
+    except (KeyError, TypeError, ValueError, MalformedInput) as exc:
+        raise draft.error(("match",), f"cannot replay the match: {exc}") from None
+    fills[("match", "expect")] = _fill(match["expect"], got, ("points", "next_dealer", "winner"))
+
+
+def _record_deal(draft: _Draft, driver, fills: dict) -> None:
+    data = draft.data
+    setup, steps = data.get("setup"), data.get("steps")
+    if not isinstance(setup, dict):
+        raise draft.error(("setup",), "a deal scenario needs a setup: dealer, and hands + stock or deck")
+    if not isinstance(steps, list):
+        raise draft.error(("steps",), "steps must be a list (write `steps: []` for none)")
+    try:
+        driver.setup(data["profile"], setup)
+    except MalformedInput as exc:
+        raise draft.error(("setup",) + field_path(exc.field), exc.message) from None
+    except (KeyError, TypeError) as exc:
+        raise draft.error(("setup",), f"incomplete setup ({exc})") from None
+    for i, step in enumerate(steps):
+        where = ("steps", i)
+        if not isinstance(step, dict):
+            raise draft.error(where, "a step is a mapping: seat + action, and/or check")
+        if "action" in step:
+            _record_action(draft, driver, i, step, fills)
+        check = step.get("check")
+        if isinstance(check, dict):
+            _record_check(draft, driver, i, check, fills)
+    if data.get("outcome") == PLACEHOLDER:
+        fills[("outcome",)] = driver.state().get("outcome")
+
+
+def _record_action(draft: _Draft, driver, i: int, step: dict, fills: dict) -> None:
+    where = ("steps", i)
+    seat, action = step.get("seat"), step["action"]
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {seat!r})")
+    if _has_placeholder(action):
+        raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
+    try:
+        driver.game.apply(seat, action)
+        result: object = "accepted"
+    except IllegalAction as exc:
+        result = {"refused": exc.reason}
+    except MalformedInput as exc:
+        raise draft.error(where + field_path(exc.field), exc.message) from None
+    expect = step.get("expect", "accepted")
+    if expect == PLACEHOLDER:
+        fills[where + ("expect",)] = result
+    elif expect != result:
+        raise draft.error(
+            where + ("expect",),
+            f"the draft expects {expect!r}, the reference engine gives {result!r}; recording stops here "
+            "(if your reading of the rules is right, this is an issue to open)",
+        )
+
+
+def _record_check(draft: _Draft, driver, i: int, check: dict, fills: dict) -> None:
+    where = ("steps", i, "check")
+    state = check.get("state")
+    if _has_placeholder(state):
+        fills[where + ("state",)] = _fill(state, driver.state(), STATE_KEYS)
+    observation = check.get("observation")
+    if isinstance(observation, dict) and _has_placeholder(observation.get("match")):
+        seat = observation.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise draft.error(where + ("observation", "seat"), f"the observation's seat must be written, 0 or 1 (got {seat!r})")
+        got = driver.observation(seat)
+        fills[where + ("observation", "match")] = _fill(observation["match"], got, OBSERVATION_KEYS)
+    legal = check.get("legal")
+    if isinstance(legal, dict) and legal.get("actions") == PLACEHOLDER:
+        seat = legal.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise draft.error(where + ("legal", "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
+        fills[where + ("legal", "actions")] = driver.legal(seat)
+    perft = check.get("perft")
+    if isinstance(perft, list) and PLACEHOLDER in perft:
+        if not 1 <= len(perft) <= 4:
+            raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
+        counts = driver.perft(len(perft))
+        fills[where + ("perft",)] = [c if v == PLACEHOLDER else v for v, c in zip(perft, counts)]
+
+
+def _edits(draft: _Draft, fills: dict) -> list:
+    """One edit per anchor: the outermost flow collection holding a filled value (re-laid out
+    as a whole, since a block value cannot sit inside a flow collection), else the value itself."""
+    index, text = draft.index, draft.text
+    anchors: list[tuple] = []
+    for path in fills:
+        anchor = path
+        for depth in range(1, len(path)):  # the proper prefixes, outermost first
+            if is_flow(index.nodes.get(path[:depth])):
+                anchor = path[:depth]
+                break
+        if anchor not in anchors:
+            anchors.append(anchor)
+    # An anchor inside another one is re-laid out with it.
+    anchors = [a for a in anchors if not any(b != a and a[: len(b)] == b for b in anchors)]
+    edits = []
+    for anchor in anchors:
+        value = _get(draft.data, anchor)
+        value = _apply_fills(copy.deepcopy(value), anchor, fills)
+        edits.append(render_at(text, index, anchor, value))
+    return edits
+
+
+def _get(data: object, path: tuple) -> object:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _apply_fills(value: object, at: tuple, fills: dict) -> object:
+    if at in fills:
+        return fills[at]
+    if isinstance(value, dict):
+        return {k: _apply_fills(v, at + (k,), fills) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_apply_fills(v, at + (i,), fills) for i, v in enumerate(value)]
+    return value
+
+
+def lint_text(path: Path, text: str) -> list[Problem]:
+    """The lint problems of `text` as the content of `path` (checked in a temporary copy)."""
+    from .lint import lint
+
+    with tempfile.TemporaryDirectory(prefix="conquian-record-") as tmp:
+        copy_path = Path(tmp) / path.name
+        copy_path.write_text(text, encoding="utf-8")
+        _, problems = lint([copy_path])
+    return [Problem(str(path), p.line, p.field, p.message) for p in problems]
+
+
+def run(file: str, write: bool) -> int:
+    path = Path(file)
+    if not path.is_file():
+        raise ConquianError(f"{file}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConquianError(f"{file}:0: (file): cannot read the file: {exc}") from None
+    recording = record_text(path, text)
+    for note in recording.notes:
+        print(note, file=sys.stderr)
+    if not recording.changed:
+        return 0
+    sys.stdout.write(recording.diff())
+    sys.stdout.flush()
+    if recording.problems:
+        for problem in recording.problems:
+            print(problem)
+        print(f"record: {path}: the recorded file does not pass lint; not written", file=sys.stderr)
+        return 1
+    print(f"record: {recording.filled} value(s) recorded in {path}; check each against the rules", file=sys.stderr)
+    if not write:
+        if interactive() and confirm("apply?"):
+            write = True
+        else:
+            print("record: not written (use --write to write it)", file=sys.stderr)
+            return 0
+    path.write_text(recording.new, encoding="utf-8")
+    print(f"record: wrote {path}", file=sys.stderr)
+    return 0

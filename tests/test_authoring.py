@@ -1,0 +1,439 @@
+"""The authoring workflow (docs/authoring.md): `new`, `record`, `fmt`, end to end.
+
+The first test walks the five-minute path in a temporary folder: `new` with options writes a
+draft; the test edits it as an author would (two steps with `record` placeholders and a real
+annotation); `record` without --write shows a diff and changes nothing; `record --write` fills
+the values; the file then passes lint and replays on the reference engine. The expected values
+are written here from the rules, not copied from the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conquian_ref import cli
+from conquian_ref.authoring import (
+    complete_hands,
+    completes_meld,
+    configure_fmt,
+    configure_new,
+    configure_record,
+    linked,
+    next_id,
+    used_ids,
+)
+from conquian_ref.fmt import format_text
+from conquian_ref.lint import lint
+from conquian_ref.profile import load_profile
+from conquian_ref.replay import ReferenceDriver, replay
+from conquian_ref.scenario import corpus_dir, find_scenario_files, load_scenario
+
+TC = load_profile("torno-cisneros-v1")
+AA = load_profile("anglo-american-v1")
+MODELINE = "# yaml-language-server: $schema=../../../schema/scenario.schema.json"
+
+
+@pytest.fixture(autouse=True)
+def authoring_commands(monkeypatch):
+    """The three commands, registered the way cli.py registers its own (idempotent once it does)."""
+    monkeypatch.setitem(cli.COMMANDS, "new", ("scaffold a draft scenario", configure_new))
+    monkeypatch.setitem(cli.COMMANDS, "record", ("fill in a draft's record placeholders", configure_record))
+    monkeypatch.setitem(cli.COMMANDS, "fmt", ("normalise scenario files", configure_fmt))
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line_error(status: int, out: str, err: str, *fragments: str) -> None:
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in out + err
+    assert err.count("\n") == 1 and err.startswith("conquian-ref: error: "), err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def new_draft(capsys, tmp_path, *extra) -> Path:
+    status, out, err = run(
+        capsys, "new", "--profile", "torno-cisneros-v1", "--area", "opening",
+        "--rules", "TC-OPEN-1, C-SET-1, C-TURN-5", "--title", "The non-dealer sets the opening card 4C with 4O 4E",
+        "--hand1", "4O 4E", "--stock-top", "4C", "--dealer", "0", "--out", tmp_path / "scenarios", *extra,
+    )
+    assert status == 0, err
+    path = Path(out.strip())
+    assert path.is_file()
+    return path
+
+
+# -- the five-minute path ----------------------------------------------------------------------------
+def test_the_five_minute_path(capsys, tmp_path):
+    # 1. new: a draft at scenarios/<profile>/<area>/<id>-<slug>.yaml with the next free id.
+    path = new_draft(capsys, tmp_path)
+    highest = max(int(i[3:]) for i in used_ids([corpus_dir()]) if i.startswith("tc-"))
+    scenario_id = f"tc-{highest + 1:04d}"
+    assert path == tmp_path / "scenarios" / "torno-cisneros-v1" / "opening" / f"{scenario_id}-the-non-dealer-sets-the-opening-card-4c-with-4o-4e.yaml"
+    draft = path.read_text(encoding="utf-8")
+    assert draft.splitlines()[0] == MODELINE
+    assert f"id: {scenario_id}\n" in draft
+    assert "TODO: why each expectation follows from the rules" in draft
+    assert "BOTH seats exchange first" in draft  # the torno reminder
+    assert "      legal: {seat: 1, actions: record}" in draft
+
+    # 2. edit: an annotation, and two steps whose results the engine is to record.
+    edited = draft.replace(
+        draft[draft.index("annotation: >") : draft.index("setup:")],
+        "annotation: >\n"
+        "  After the exchange the opening card 4C is revealed for seat 1, the non-dealer (TC-OPEN-1).\n"
+        "  With 4O and 4E it makes the set 4O-4C-4E (C-SET-1); every other card of the deal is\n"
+        "  harmless, so the use and the pass are the only legal actions. A freshly revealed card\n"
+        "  cannot be rejected (C-TURN-5): cannot_reject_revealed.\n",
+    ).replace(
+        "  # More steps, for example:\n",
+        "  - seat: 1\n"
+        "    action: {type: reject}\n"
+        "    expect: record                # C-TURN-5 says: refused\n"
+        "  - seat: 1\n"
+        "    action: {type: use, cards: [4O, 4E]}\n"
+        "    expect: record\n"
+        "    check: {state: record}\n"
+        "  # More steps, for example:\n",
+    )
+    path.write_text(edited, encoding="utf-8")
+
+    # 3. record without --write: a diff on stdout, the file unchanged.
+    status, out, err = run(capsys, "record", path)
+    assert status == 0, err
+    assert out.startswith(f"--- {path}\n+++ {path}\n")
+    assert "+      legal: {seat: 1, actions: [{type: pass}, {type: use, cards: [4O, 4E]}]}" in out
+    assert "+    expect: {refused: cannot_reject_revealed}" in out
+    assert "not written" in err
+    assert path.read_text(encoding="utf-8") == edited
+
+    # 4. record --write: the values are in, nothing else moved.
+    status, out, err = run(capsys, "record", path, "--write")
+    assert status == 0, err
+    recorded = path.read_text(encoding="utf-8")
+    assert not re.search(r"\brecord\b(?!`)", "\n".join(l.split("#")[0] for l in recorded.splitlines()))
+    assert "    expect: {refused: cannot_reject_revealed}  # C-TURN-5 says: refused\n" in recorded
+    assert "    expect: accepted\n" in recorded
+    assert "outcome: null" in recorded
+    # Every line of the edited draft that held no placeholder is still there, comments included.
+    kept = [l for l in edited.splitlines() if not re.search(r":\s*record\b|actions: record", l)]
+    assert all(l in recorded.splitlines() for l in kept)
+
+    # What the rules say, checked on the recorded file (not copied from the engine):
+    scenario = load_scenario(path)
+    legal = scenario.steps[2]["check"]["legal"]
+    assert sorted(map(str, legal["actions"])) == sorted(map(str, [{"type": "use", "cards": ["4O", "4E"]}, {"type": "pass"}]))
+    state = scenario.steps[4]["check"]["state"]
+    assert state["phase"] == "discard" and state["to_act"] == [1]
+    assert sorted(state["exposed"][1]) == sorted(["4O", "4C", "4E"]) and state["exposed"][0] == []
+
+    # 5. lint, a replay on the reference engine, fmt: all clean.
+    assert lint([path]) == (1, [])
+    assert replay(scenario, ReferenceDriver()).passed
+    status, out, err = run(capsys, "lint", path)
+    assert status == 0, out + err
+    status, out, err = run(capsys, "fmt", "--check", path)
+    assert status == 0, out + err
+
+    # Nothing left to record.
+    status, out, err = run(capsys, "record", path)
+    assert status == 0 and out == "" and "nothing to record" in err
+
+
+def test_new_anglo_american_draft_records_and_lints(capsys, tmp_path):
+    status, out, err = run(
+        capsys, "new", "--profile", "anglo-american-v1", "--area", "turn", "--rules", "C-TURN-2",
+        "--title", "A use of the opening card with a run in hand", "--hand1", "4H,5H", "--stock-top", "[6H, 3S]",
+        "--out", tmp_path,
+    )
+    assert status == 0, err
+    path = Path(out.strip())
+    text = path.read_text(encoding="utf-8")
+    assert "exchange" not in text.split("steps:")[1].split("# More steps")[0].replace("no exchange", "")
+    assert run(capsys, "record", path, "--write")[0] == 0
+    assert lint([path]) == (1, [])
+    legal = load_scenario(path).steps[0]["check"]["legal"]["actions"]
+    assert {"type": "use", "cards": ["4H", "5H"]} in legal and {"type": "pass"} in legal and len(legal) == 2
+
+
+def test_new_match_scenario(capsys, tmp_path):
+    status, out, err = run(
+        capsys, "new", "--profile", "anglo-american-v1", "--area", "match", "--rules", "AA-MATCH-1",
+        "--title", "A win and a draw score one point", "--out", tmp_path,
+    )
+    assert status == 0, err
+    path = Path(out.strip())
+    assert run(capsys, "record", path, "--write")[0] == 0
+    expect = load_scenario(path).data["match"]["expect"]
+    assert expect == {"points": [1, 0], "next_dealer": 0, "winner": None}  # AA-MATCH-1: 1 a win, 0 a draw
+    assert lint([path]) == (1, [])
+
+
+# -- new: ids, options, harmless cards ------------------------------------------------------------------
+def test_next_id_counts_every_folder_and_the_retired_list(tmp_path):
+    other = tmp_path / "other"
+    (other / "x").mkdir(parents=True)
+    (other / "x" / "tc-9500-something.yaml").write_text("id: tc-9500\n", encoding="utf-8")
+    assert next_id("tc", [corpus_dir(), other]) == "tc-9501"
+    (other / "RETIRED").write_text("# withdrawn ids, never reused\ntc-9700  duplicate of tc-0019\n", encoding="utf-8")
+    assert next_id("tc", [corpus_dir(), other]) == "tc-9701"
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "renamed.yaml").write_text("id: aa-9800\n", encoding="utf-8")  # the id field counts too
+    assert next_id("aa", [inner]) == "aa-9801"
+
+
+def test_new_takes_ids_from_corpus_option(capsys, tmp_path):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "RETIRED").write_text("tc-8000\n", encoding="utf-8")
+    path = new_draft(capsys, tmp_path, "--corpus", other)
+    assert path.name.startswith("tc-8001-")
+
+
+@pytest.mark.parametrize(
+    "argv, fragments",
+    [
+        (["--rules", "AA-OPEN-1"], ["--rules: rule AA-OPEN-1 does not apply to torno-cisneros-v1"]),
+        (["--rules", "C-NOPE-9"], ["--rules: no rule C-NOPE-9"]),
+        (["--hand0", "4O 9X"], ["--hand0[1]: unknown card '9X'"]),
+        (["--hand0", "4O", "--hand1", "4O"], ["--hand1: 4O is already in --hand0"]),
+        (["--hand0", "1O 2O 3O 4O 5O 6O 7O 10O 11O 12O"], ["--hand0: a hand is dealt 9 cards, got 10"]),
+        (["--title", "short"], ["--title: 8 to 120 characters"]),
+        (["--profile", "nope"], ["--profile: unknown profile 'nope'"]),
+    ],
+)
+def test_new_user_errors_are_one_line(capsys, tmp_path, argv, fragments):
+    base = {"--profile": "torno-cisneros-v1", "--area": "turn", "--rules": "C-TURN-2", "--title": "A perfectly fine title"}
+    for option, value in zip(argv[::2], argv[1::2]):
+        base[option] = value
+    flat = [x for pair in base.items() for x in pair]
+    one_line_error(*run(capsys, "new", *flat, "--out", tmp_path), *fragments)
+    assert not list(tmp_path.rglob("*.yaml"))
+
+
+def test_new_without_a_terminal_names_the_missing_options(capsys, tmp_path):
+    one_line_error(*run(capsys, "new", "--profile", "torno-cisneros-v1", "--out", tmp_path), "--area", "--rules", "--title")
+
+
+def test_new_asks_on_a_terminal(capsys, tmp_path, monkeypatch):
+    import io
+
+    import conquian_ref.yamltext as yamltext
+
+    monkeypatch.setattr(yamltext, "interactive", lambda: True)
+    answers = ["opening", "TC-OPEN-1", "Asked for on a terminal", "", "", "4O 4E", "4C"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
+    status, out, err = run(capsys, "new", "--profile", "torno-cisneros-v1", "--out", tmp_path)
+    assert status == 0, err
+    text = Path(out.strip()).read_text(encoding="utf-8")
+    assert "given 4O 4E" in text and "stock: [4C," in text and "dealer: 0" in text
+    assert "area (" in err and "title" in err
+
+
+@pytest.mark.parametrize("profile", [TC, AA], ids=lambda p: p.id)
+def test_harmless_cards_make_no_meld_and_no_link_within_a_hand(profile):
+    deck = profile.deck
+    hands = complete_hands(profile, [[], []], [])
+    assert sorted(hands[0] + hands[1]) == sorted(set(hands[0] + hands[1]))
+    for hand in hands:
+        assert len(hand) == profile.hand_size
+        assert not any(linked(profile, a, b) for a in hand for b in hand), deck.names(hand)
+    # With cards given, the fillers still complete no meld with the hand or the stock top.
+    given = [[deck.parse("4O" if profile is TC else "4S")], [deck.parse(c) for c in (("4C", "4E") if profile is TC else ("4H", "4D"))]]
+    top = [deck.parse("4B" if profile is TC else "4C")]
+    hands = complete_hands(profile, given, top)
+    for seat, hand in enumerate(hands):
+        for filler in set(hand) - set(given[seat]):
+            assert not completes_meld(profile, filler, set(hand) - {filler} | set(top)), deck.name(filler)
+            assert not any(linked(profile, filler, other) for other in hand), deck.name(filler)
+
+
+# -- record: refusals and questions -----------------------------------------------------------------------
+def write(tmp_path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_record_stops_at_an_expectation_the_engine_refuses(capsys, tmp_path):
+    path = new_draft(capsys, tmp_path)
+    text = path.read_text(encoding="utf-8").replace(
+        "  # More steps, for example:\n", "  - seat: 1\n    action: {type: reject}\n  # More steps, for example:\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "record", path, "--write")
+    line = text.splitlines().index("    action: {type: reject}")  # 0-based: the step starts one line above
+    one_line_error(status, out, err, f"{path}:{line}: steps[3].expect: the draft expects 'accepted'", "cannot_reject_revealed")
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_record_names_a_placeholder_it_cannot_fill(capsys, tmp_path):
+    path = new_draft(capsys, tmp_path)
+    text = path.read_text(encoding="utf-8").replace("legal: {seat: 1, actions: record}", "legal: {seat: record, actions: record}")
+    path.write_text(text, encoding="utf-8")
+    one_line_error(*run(capsys, "record", path), "steps[2].check.legal.seat: cannot record this value")
+
+
+def test_record_does_not_write_a_file_that_does_not_lint(capsys, tmp_path):
+    path = new_draft(capsys, tmp_path)
+    text = path.read_text(encoding="utf-8").replace(
+        "  # More steps, for example:\n", "  - check: {state: {phase: discard, to_act: record}}\n  # More steps, for example:\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "record", path, "--write")
+    assert status == 1
+    assert "does not replay as written: check.state.phase" in out and "not written" in err
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("answer, written", [("y\n", True), ("\n", False), ("no\n", False)])
+def test_record_asks_before_writing_on_a_terminal(capsys, tmp_path, monkeypatch, answer, written):
+    import io
+
+    import conquian_ref.record as record
+
+    path = new_draft(capsys, tmp_path)
+    before = path.read_text(encoding="utf-8")
+    monkeypatch.setattr(record, "interactive", lambda: True)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    status, out, err = run(capsys, "record", path)
+    assert status == 0 and out.startswith("--- ") and "apply? [y/N]" in err
+    assert (path.read_text(encoding="utf-8") != before) is written
+
+
+def test_record_of_broken_yaml_is_one_line(capsys, tmp_path):
+    path = write(tmp_path, "broken.yaml", "id: tc-0001\n  title: [\n")
+    one_line_error(*run(capsys, "record", path), f"{path}:2: (file): not valid YAML")
+
+
+# -- fmt ----------------------------------------------------------------------------------------------------
+UNFORMATTED = """\
+# yaml-language-server: $schema=../../../schema/scenario.schema.json
+id: tc-9001
+profile: torno-cisneros-v1
+# the title comes before the profile
+title: A file out of order, with comments that must survive
+rules: [TC-OPEN-1]
+annotation: >
+  An annotation long enough for the schema,
+  folded over two lines.
+tags: [perft]
+setup:
+  dealer: 0
+  hands:
+    - [12B, 1C, 2E, 4B, 5C, 6O, 7E, 10C, 11O]   # seat 0, by rank
+    -
+      - 1B
+      - 2C
+      - 4O
+      - 4E
+      - 5B
+      - 6C
+      - 7O
+      - 10E
+      - 11C
+  stock: [4C, 1O, 2O, 3O, 5O, 10O, 12O, 3C, 7C, 12C, 1E, 3E, 5E, 6E, 11E, 12E, 2B, 3B, 6B, 7B, 10B, 11B]
+outcome: null   # the deal goes on
+steps:
+  - action: {type: exchange, card: 12B}
+    seat: 0
+    # a comment about the check
+    check: {state: {phase: exchange}}
+  - note: the swap happens now
+    seat: 1
+    action: {type: exchange, card: 11C}
+
+  # between the steps
+  - {action: {type: use, cards: [4E, 4O]}, seat: 1}
+"""
+
+FORMATTED = """\
+# yaml-language-server: $schema=../../../schema/scenario.schema.json
+id: tc-9001
+# the title comes before the profile
+title: A file out of order, with comments that must survive
+profile: torno-cisneros-v1
+rules: [TC-OPEN-1]
+tags: [perft]
+annotation: >
+  An annotation long enough for the schema,
+  folded over two lines.
+setup:
+  dealer: 0
+  hands:
+    - [12B, 1C, 2E, 4B, 5C, 6O, 7E, 10C, 11O]   # seat 0, by rank
+    - [1B, 2C, 4O, 4E, 5B, 6C, 7O, 10E, 11C]
+  stock: [4C, 1O, 2O, 3O, 5O, 10O, 12O, 3C, 7C, 12C, 1E, 3E, 5E, 6E, 11E, 12E, 2B, 3B, 6B, 7B, 10B, 11B]
+steps:
+  - seat: 0
+    action: {type: exchange, card: 12B}
+    # a comment about the check
+    check: {state: {phase: exchange}}
+  - seat: 1
+    action: {type: exchange, card: 11C}
+    note: the swap happens now
+
+  # between the steps
+  - {seat: 1, action: {type: use, cards: [4O, 4E]}}
+outcome: null   # the deal goes on
+"""
+
+
+def test_fmt_normalises_keeps_comments_and_is_idempotent():
+    assert format_text(UNFORMATTED) == FORMATTED
+    assert format_text(FORMATTED) == FORMATTED
+
+
+def test_fmt_check_flags_use_cards_out_of_deck_order(capsys, tmp_path):
+    # The setup keeps the author's order (hands as dealt); card sets in the steps are sorted.
+    path = write(tmp_path, "tc-9001.yaml", FORMATTED.replace("cards: [4O, 4E]", "cards: [4E, 4O]"))
+    status, out, err = run(capsys, "fmt", "--check", tmp_path)
+    assert status == 1 and out == f"would reformat {path}\n"
+    status, out, err = run(capsys, "fmt", "--check", "--diff", path)
+    assert status == 1 and "-  - {seat: 1, action: {type: use, cards: [4E, 4O]}}" in out
+    assert "+  - {seat: 1, action: {type: use, cards: [4O, 4E]}}" in out
+    assert run(capsys, "fmt", path)[0] == 0
+    assert path.read_text(encoding="utf-8") == FORMATTED
+    assert run(capsys, "fmt", "--check", path)[0:2] == (0, "")
+
+
+def test_fmt_reports_a_file_that_is_not_yaml(capsys, tmp_path):
+    path = write(tmp_path, "bad.yaml", "id: [\n")
+    status, out, err = run(capsys, "fmt", "--check", path)
+    assert status == 1 and out.startswith(f"{path}:") and "not valid YAML" in out and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def formatted_corpus() -> dict[Path, tuple[str, str]]:
+    """Every corpus file: (its text, its text after fmt)."""
+    out = {}
+    for file in find_scenario_files([corpus_dir()]):
+        text = file.read_text(encoding="utf-8")
+        out[file] = (text, format_text(text))
+    return out
+
+
+def test_fmt_keeps_the_meaning_of_the_whole_corpus(tmp_path, formatted_corpus):
+    """Formatting the corpus changes no scenario's meaning: a formatted copy still lints and
+    replays, and a second run of fmt changes nothing."""
+    copy = tmp_path / "corpus"
+    for file, (_, new) in formatted_corpus.items():
+        assert format_text(new) == new, file
+        target = copy / file.relative_to(corpus_dir())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(new, encoding="utf-8")
+    read, problems = lint([copy])
+    assert problems == [] and read == len(formatted_corpus)
+
+
+def test_fmt_check_on_the_corpus(formatted_corpus):
+    differ = [file for file, (old, new) in formatted_corpus.items() if old != new]
+    assert differ == [], f"run `conquian-ref fmt scenarios`: {len(differ)} file(s) not in fmt's layout"
