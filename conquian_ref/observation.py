@@ -13,9 +13,10 @@ from .cards import count
 
 
 def observe(game, seat: int) -> dict:
-    game._fire("C-OBS-1")
-    if game.picks is not None:
-        game._fire("TC-XCH-2", *(("RUL-12",) if game.phase == "exchange" else ()))
+    if game.trace:  # for rule coverage; not added to fired_last, which belongs to the last action
+        game.rules_fired.add("C-OBS-1")
+        if game.picks is not None:
+            game.rules_fired.update(("TC-XCH-2", "RUL-12") if game.phase == "exchange" else ("TC-XCH-2",))
     deck = game.deck
     rival = 1 - seat
     exchange = None

@@ -1,0 +1,46 @@
+"""Shared pytest configuration of the engine tests.
+
+Hypothesis settings profiles
+----------------------------
+Two profiles are registered here; pick one with the environment variable HYPOTHESIS_PROFILE:
+
+* ``ci`` (the default): few examples per property, no deadline, so the whole suite stays quick
+  (the random-games file runs in well under a minute). Used by ``.ci/run`` and plain ``pytest``.
+  When the environment variable CI is set (as ``.ci/run`` and CI services do), it is also
+  derandomised and keeps no example database, so a CI run always tries the same examples; it
+  replaces Hypothesis's own built-in "ci" profile.
+* ``deep``: 16 times as many examples (random games, arrangement cross-checks, observation
+  checks), for a long local run (some ten minutes) before a release or after touching the
+  engine::
+
+      HYPOTHESIS_PROFILE=deep python -m pytest -q tests
+
+Hypothesis keeps its example database in ``.hypothesis/`` (git-ignored). Every random game inside
+a test is driven by a seed drawn by Hypothesis, so a failure is reported with the seed (and the
+profile and dealer) that reproduce it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+IN_CI = bool(os.environ.get("CI"))
+
+settings.register_profile(
+    "ci",
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+    **({"derandomize": True, "database": None} if IN_CI else {}),
+)
+settings.register_profile(
+    "deep",
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,274 @@
+"""Helpers shared by the engine tests: scripted deals, refusal checks, and an independent
+reading of the meld rules.
+
+The meld functions here are written from the rule text (C-SET-1, C-RUN-1..3, TC-RUN-1,
+AA-RUN-1, C-ARR-1/2), working on card *strings* and the profile's YAML data only, never on the
+engine's card indices or meld table, so the tests can cross-check the engine's solver against
+them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from conquian_ref.errors import REASONS, IllegalAction
+from conquian_ref.game import Game
+from conquian_ref.profile import load_profile
+
+TC = load_profile("torno-cisneros-v1")
+AA = load_profile("anglo-american-v1")
+PROFILES = (TC, AA)
+
+
+# --- cards, from the profile data ------------------------------------------------------------
+
+
+def ranks(profile) -> list[str]:
+    return [str(r) for r in profile.data["deck"]["ranks"]]
+
+
+def suits(profile) -> list[str]:
+    return [s["id"] for s in profile.data["deck"]["suits"]]
+
+
+def all_cards(profile) -> list[str]:
+    """Every card of the profile's deck in letter notation, suit by suit, ranks low to high."""
+    return [r + s for s in suits(profile) for r in ranks(profile)]
+
+
+def rank_of(card: str) -> str:
+    return card[:-1]
+
+
+def suit_of(card: str) -> str:
+    return card[-1]
+
+
+# --- scripted deals ----------------------------------------------------------------------------
+
+
+def deal(profile, hands, top=(), dealer=0) -> Game:
+    """A deal from explicit hands (as dealt) and the top of the stock; the rest of the stock follows
+    in deck order (tests never reach it unless they say so)."""
+    used = set(hands[0]) | set(hands[1]) | set(top)
+    stock = list(top) + [c for c in all_cards(profile) if c not in used]
+    return Game.from_deal(profile, [list(hands[0]), list(hands[1])], stock, dealer)
+
+
+def use(*cards: str) -> dict:
+    return {"type": "use", "cards": list(cards)}
+
+
+def discard(card: str) -> dict:
+    return {"type": "discard", "card": card}
+
+
+def exchange(card: str) -> dict:
+    return {"type": "exchange", "card": card}
+
+
+def reject() -> dict:
+    return {"type": "reject"}
+
+
+def pass_() -> dict:
+    return {"type": "pass"}
+
+
+def force() -> dict:
+    return {"type": "force"}
+
+
+def decline() -> dict:
+    return {"type": "decline"}
+
+
+def snapshot(game: Game):
+    """Everything observable about a game, deep-copied: full state, both observations, both
+    seats' legal actions, the history, the outcome."""
+    return copy.deepcopy(
+        (
+            game.state_json(),
+            game.observation(0),
+            game.observation(1),
+            game.legal_actions(0),
+            game.legal_actions(1),
+            game.history,
+            game.phase,
+            game.to_act,
+            game.outcome,
+        )
+    )
+
+
+def assert_refused(game: Game, seat: int, action: dict, reason: str) -> IllegalAction:
+    """`action` by `seat` is refused with `reason`, and nothing observable changed."""
+    assert reason in REASONS
+    before = snapshot(game)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(seat, action)
+    assert info.value.reason == reason, f"expected {reason}, got {info.value.reason}: {info.value}"
+    after = snapshot(game)
+    assert after == before, "a refused action changed the state"
+    return info.value
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    return game.state_json()["hands"][seat]
+
+
+def exposed(game: Game, seat: int) -> list[str]:
+    return game.state_json()["exposed"][seat]
+
+
+def available(game: Game):
+    return game.state_json()["available"]
+
+
+def places(game: Game) -> Counter:
+    """How many times each card appears across every place of the full state."""
+    state = game.state_json()
+    found = Counter()
+    for seat in (0, 1):
+        found.update(state["hands"][seat])
+        found.update(state["exposed"][seat])
+    if state["available"] is not None:
+        found[state["available"]["card"]] += 1
+    found.update(state["stock"])
+    found.update(state["out_of_play"])
+    return found
+
+
+# --- the meld rules, read from the rule text ------------------------------------------------------
+
+
+def is_set(profile, cards) -> bool:
+    """C-SET-1: 3 or 4 cards (the profile's set sizes) of one rank, all of different suits."""
+    cards = list(cards)
+    return (
+        len(cards) in profile.data["melds"]["set_sizes"]
+        and len({rank_of(c) for c in cards}) == 1
+        and len({suit_of(c) for c in cards}) == len(cards)
+    )
+
+
+def is_run(profile, cards) -> bool:
+    """C-RUN-1..3, TC-RUN-1, AA-RUN-1: at least run_min cards of one suit, consecutive in the
+    profile's rank order (so 7 is next to 10 / J), ace low, no wrap, at most run_max."""
+    cards = list(cards)
+    melds = profile.data["melds"]
+    if len(cards) < melds["run_min"]:
+        return False
+    if melds["run_max"] is not None and len(cards) > melds["run_max"]:
+        return False
+    if len({suit_of(c) for c in cards}) != 1:
+        return False
+    order = ranks(profile)
+    positions = sorted(order.index(rank_of(c)) for c in cards)
+    return positions == list(range(positions[0], positions[0] + len(cards)))
+
+
+def is_meld(profile, cards) -> bool:
+    return is_set(profile, cards) or is_run(profile, cards)
+
+
+_ARRANGEABLE: dict = {}
+
+
+def naive_arrangeable(profile, cards) -> bool:
+    """C-ARR-1: the cards can be partitioned into melds. A plain enumeration of partitions: the
+    first card's block is any subset of the other cards that makes a meld with it, and the rest is
+    partitioned the same way. Since a meld is a set (one rank) or a run (one suit), only the cards
+    sharing the first card's rank or suit are tried as its companions."""
+    cards = frozenset(cards)
+    key = (profile.id, cards)
+    if key in _ARRANGEABLE:
+        return _ARRANGEABLE[key]
+    if not cards:
+        return True
+    first, *others = sorted(cards)
+    result = False
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                if is_meld(profile, (first, *block)) and naive_arrangeable(profile, cards - {first, *block}):
+                    result = True
+                    break
+            if result:
+                break
+        if result:
+            break
+    if len(_ARRANGEABLE) > 500_000:
+        _ARRANGEABLE.clear()
+    _ARRANGEABLE[key] = result
+    return result
+
+
+def naive_fits(profile, exposed_cards, card) -> bool:
+    """C-ARR-4: the card fits when the exposed cards plus it, with no hand card, are arrangeable."""
+    return naive_arrangeable(profile, set(exposed_cards) | {card})
+
+
+def naive_use_options(profile, exposed_cards, card, hand_cards) -> set[frozenset]:
+    """C-TURN-2: every set of hand cards that may go down with the taken card."""
+    hand_cards = sorted(hand_cards)
+    options = set()
+    for size in range(len(hand_cards) + 1):
+        for chosen in combinations(hand_cards, size):
+            if naive_arrangeable(profile, set(exposed_cards) | {card} | set(chosen)):
+                options.add(frozenset(chosen))
+    return options
+
+
+# --- the refusal rules, read from docs/rules/reasons.md ---------------------------------------------
+
+
+def expected_reason(profile, state: dict, seat: int, action: dict):
+    """The reason code the rules give for `action` by `seat` in the full state `state` (from
+    Game.state_json()), following the documented precedence; None when the action is legal.
+    Melds are judged with naive_arrangeable, never with the engine's solver."""
+    phase, kind = state["phase"], action["type"]
+    if phase == "over":
+        return "game_over"
+    if seat not in state["to_act"]:
+        return "not_your_turn"
+    if phase == "exchange" and kind != "exchange":
+        return "must_exchange"
+    if phase == "discard" and kind != "discard":
+        return "must_discard"
+    if phase == "force_decision" and kind not in ("force", "decline"):
+        return "must_decide_force"
+    if phase == "play":
+        if kind == "discard":
+            return "no_discard_now"
+        if kind == "decline":
+            return "nothing_to_decline"
+        if kind == "exchange":
+            return "exchange_over" if profile.data["exchange"] else "not_in_profile"
+    held = set(state["hands"][seat])
+    named = [action["card"]] if "card" in action else list(action.get("cards", []))
+    if any(card not in held for card in named):
+        return "card_not_in_hand"
+    if phase != "play":
+        return None
+    card, revealed = state["available"]["card"], state["available"]["revealed"]
+    own, rival = state["exposed"][seat], state["exposed"][1 - seat]
+    if kind == "use":
+        return None if naive_arrangeable(profile, {*own, card, *named}) else "no_valid_arrangement"
+    if kind == "reject" and revealed:
+        return "cannot_reject_revealed"
+    if kind == "pass" and not revealed:
+        return "cannot_pass_rival_card"
+    fits_own = bool(own) and naive_fits(profile, own, card)
+    if kind in ("reject", "pass") and profile.data["forcing"]["own_fit"] == "automatic" and fits_own:
+        return "fitting_card_must_be_taken"
+    if kind == "force":
+        if not profile.data["forcing"]["onto_rival"]:
+            return "no_forcing_onto_rival"
+        if not (rival and naive_fits(profile, rival, card)):
+            return "card_does_not_fit"
+    return None

@@ -1,0 +1,230 @@
+"""Random complete games of both profiles, checked at every step.
+
+Each game is dealt from a seeded deck order and played by a seeded random policy (biased
+towards big uses, so that wins happen as well as draws). At every step:
+
+* every listed legal action is accepted (on a clone);
+* a sample of actions not listed is refused with an IllegalAction whose reason is in
+  errors.REASONS, leaving the state and both observations unchanged: other action types, every
+  hand card for discard and exchange, random card subsets for use, and the other seat acting;
+* that reason is the one docs/rules/reasons.md gives (helpers.expected_reason, an independent
+  reading of the refusal rules and their precedence, judging melds with the naive solver), and
+  the non-use legal actions are exactly those it allows;
+* every card of the deck is in exactly one place (hands, exposed, available, stock, out of play);
+* each seat's exposed cards can be arranged (C-ARR-1), checked with the naive partition search;
+* after every completed turn, hand + exposed == hand size (C-END-1's invariant, RUL-1);
+* exposed cards never leave (C-ARR-3), out-of-play cards never come back (C-TURN-7).
+
+Every game ends in a win or a draw, a draw only with an empty stock (C-END-3), and replaying the
+same deck order with the same actions gives the same states.
+
+The number of games follows the Hypothesis settings profile (tests/conftest.py): "ci" keeps this
+file well under a minute, HYPOTHESIS_PROFILE=deep plays many more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conquian_ref.errors import REASONS, IllegalAction
+from conquian_ref.game import Game
+
+from helpers import AA, TC, all_cards, expected_reason, naive_arrangeable, naive_use_options, places
+
+BY_ID = {TC.id: TC, AA.id: AA}
+TYPES = ("exchange", "use", "reject", "pass", "force", "decline", "discard")
+
+
+def choose(rng: random.Random, legal: list[dict]) -> dict:
+    """A random policy that likes to expose many cards (so games reach the target too)."""
+    uses = [a for a in legal if a["type"] == "use"]
+    if uses and rng.random() < 0.7:
+        return max(uses, key=lambda a: (len(a["cards"]), rng.random()))
+    if {"type": "force"} in legal and rng.random() < 0.5:
+        return {"type": "force"}
+    return rng.choice(legal)
+
+
+def candidates(rng: random.Random, game: Game, seat: int) -> list[dict]:
+    """Actions worth trying for `seat`: every type, every hand card, random use subsets."""
+    state = game.state_json()
+    own = state["hands"][seat]
+    not_own = [c for c in all_cards(game.profile) if c not in own]
+    acts = [{"type": t} for t in ("reject", "pass", "force", "decline")]
+    acts.append({"type": "use", "cards": []})
+    for card in own + rng.sample(not_own, 2):
+        acts.append({"type": "discard", "card": card})
+        acts.append({"type": "exchange", "card": card})
+    for _ in range(4):
+        if own:
+            acts.append({"type": "use", "cards": rng.sample(own, rng.randint(1, min(len(own), 5)))})
+    acts.append({"type": "use", "cards": own[:1] + rng.sample(not_own, 1)})
+    return acts
+
+
+def canonical(profile, action: dict) -> dict:
+    """The canonical form of an action (cards in deck order), to compare with legal_actions."""
+    if action["type"] == "use":
+        order = all_cards(profile)
+        return {"type": "use", "cards": sorted(action["cards"], key=order.index)}
+    return action
+
+
+def action_key(profile, action: dict):
+    """The documented order of legal actions: by type, then by the cards in deck order."""
+    order = all_cards(profile)
+    cards = action.get("cards", [action["card"]] if "card" in action else [])
+    return (action["type"], [order.index(c) for c in cards])
+
+
+def check_invariants(game: Game, seen_exposed, seen_out) -> None:
+    profile = game.profile
+    state = game.state_json()
+    # every card in exactly one place
+    counts = places(game)
+    assert counts == Counter({c: 1 for c in all_cards(profile)}), "a card is lost or doubled"
+    # C-ARR-1: exposed cards always arrangeable; C-ARR-3: never leave; C-TURN-7: out of play stays
+    for seat in (0, 1):
+        assert naive_arrangeable(profile, state["exposed"][seat])
+        assert seen_exposed[seat] <= set(state["exposed"][seat])
+        seen_exposed[seat] = set(state["exposed"][seat])
+    assert state["out_of_play"][: len(seen_out)] == seen_out
+    seen_out[:] = state["out_of_play"]
+    # the turn invariant
+    sizes = [len(state["hands"][s]) + len(state["exposed"][s]) for s in (0, 1)]
+    n = profile.hand_size
+    if state["phase"] in ("exchange", "play", "force_decision"):
+        assert sizes == [n, n]
+    elif state["phase"] == "discard":
+        taker = state["to_act"][0]
+        assert sizes[taker] == n + 1 and sizes[1 - taker] == n
+    else:
+        outcome = state["outcome"]
+        if outcome["result"] == "win":
+            winner = outcome["winner"]
+            assert len(state["exposed"][winner]) == profile.target
+            assert sizes[winner] == n + 1 and sizes[1 - winner] == n
+        else:
+            assert sizes == [n, n]
+    # the available card is offered to a seat that may act on it
+    if state["available"] is not None and state["phase"] == "play":
+        assert state["to_act"] == [state["available"]["offered_to"]]
+
+
+def check_step(rng: random.Random, game: Game) -> None:
+    """Listed actions are accepted; a sample of unlisted ones is refused without any change."""
+    profile = game.profile
+    observations = (game.observation(0), game.observation(1))
+    state = game.state_json()
+    before = (state, len(game.history))
+    for seat in (0, 1):
+        legal = game.legal_actions(seat)
+        assert legal == sorted(legal, key=lambda a: action_key(profile, a))
+        assert len({repr(a) for a in legal}) == len(legal)
+        if seat not in game.to_act:
+            assert legal == []
+        for action in legal:
+            clone = game.clone()
+            clone.apply(seat, action)  # must not raise
+        assert (game.state_json(), len(game.history)) == before  # clones share nothing
+        # the non-use actions listed are exactly those the refusal rules allow
+        hand = state["hands"][seat]
+        every_other = [{"type": t} for t in ("reject", "pass", "force", "decline")]
+        every_other += [{"type": t, "card": c} for t in ("discard", "exchange") for c in hand]
+        expected = [a for a in every_other if expected_reason(profile, state, seat, a) is None]
+        listed = [a for a in legal if a["type"] != "use"]
+        assert sorted(map(repr, listed)) == sorted(map(repr, expected)), (seat, listed, expected)
+        for action in legal:
+            assert expected_reason(profile, state, seat, action) is None, action
+        # and the uses listed are exactly the sets of hand cards that can go down with the card
+        if state["phase"] == "play" and seat in game.to_act:
+            listed_uses = {frozenset(a["cards"]) for a in legal if a["type"] == "use"}
+            card = state["available"]["card"]
+            assert listed_uses == naive_use_options(profile, state["exposed"][seat], card, hand)
+        for action in candidates(rng, game, seat):
+            reason = expected_reason(profile, state, seat, action)
+            if canonical(profile, action) in legal:
+                assert reason is None
+                continue
+            try:
+                game.apply(seat, action)
+            except IllegalAction as refusal:
+                assert refusal.reason in REASONS
+                assert refusal.reason == reason, (seat, action, refusal.reason, reason)
+            else:
+                raise AssertionError(f"seat {seat} {action} was accepted but is not listed as legal: {legal}")
+            # the full state after each refusal (the observations are built from it and the history)
+            assert (game.state_json(), len(game.history)) == before, action
+        assert game.legal_actions(seat) == legal
+    assert (game.observation(0), game.observation(1)) == observations
+
+
+def play(profile, seed: int, dealer: int, check: bool = True):
+    """Play one game; return the deck order, the actions and the states after each action."""
+    order = profile.deck.shuffled(seed)
+    game = Game.from_deck(profile, order, dealer)
+    rng = random.Random(seed * 7919 + dealer)
+    seen_exposed, seen_out = [set(), set()], []
+    actions, states = [], [game.state_json()]
+    steps = 0
+    while not game.is_over:
+        if check:
+            check_invariants(game, seen_exposed, seen_out)
+            check_step(rng, game)
+        seat = rng.choice(game.to_act)
+        action = choose(rng, game.legal_actions(seat))
+        game.apply(seat, action)
+        actions.append((seat, action))
+        states.append(game.state_json())
+        steps += 1
+        assert steps < 1000, "the game does not end"
+    if check:
+        check_invariants(game, seen_exposed, seen_out)
+        check_step(rng, game)
+    return order, actions, states, game
+
+
+GAMES = st.tuples(st.sampled_from(sorted(BY_ID)), st.integers(0, 2**32 - 1), st.integers(0, 1))
+
+
+@settings(max_examples=settings().max_examples * 3)
+@given(GAMES)
+def test_random_games_keep_every_rule_invariant(game_args):
+    profile_id, seed, dealer = game_args
+    profile = BY_ID[profile_id]
+    _, _, _, game = play(profile, seed, dealer)
+    outcome = game.outcome
+    assert outcome is not None and outcome.result in ("win", "draw")
+    if outcome.result == "draw":
+        # C-END-3: a draw only when the stock is empty
+        assert game.stock_count == 0 and outcome.how == "stock_exhausted" and outcome.winner is None
+    else:
+        assert outcome.winner in (0, 1) and outcome.how in ("target_reached", "forced_to_target")
+
+
+@settings(max_examples=settings().max_examples * 4)
+@given(GAMES)
+def test_same_deck_order_and_actions_give_the_same_states(game_args):
+    profile_id, seed, dealer = game_args
+    profile = BY_ID[profile_id]
+    order, actions, states, _ = play(profile, seed, dealer, check=False)
+    replay = Game.from_deck(profile, list(order), dealer)
+    assert replay.state_json() == states[0]
+    for (seat, action), expected in zip(actions, states[1:]):
+        replay.apply(seat, action)
+        assert replay.state_json() == expected
+
+
+def test_random_games_reach_every_ending():
+    # a fixed batch, so the suite always sees wins by use, wins by force and draws in both profiles
+    endings = {TC.id: set(), AA.id: set()}
+    for profile in (TC, AA):
+        for seed in range(150):
+            *_, game = play(profile, seed, seed % 2, check=False)
+            endings[profile.id].add(game.outcome.how)
+    for profile_id, hows in endings.items():
+        assert hows == {"target_reached", "forced_to_target", "stock_exhausted"}, (profile_id, hows)
