@@ -1227,7 +1227,7 @@ First dealer: seat {esc(spec['first_dealer'])}; the dealer alternates after ever
             if exch and exch.get("picks"):
                 pick = exch["picks"][seat]
                 if st["phase"] == "exchange":
-                    extra = (f'<div class="row"><span class="lbl">exchange pick</span>'
+                    extra = ('<div class="row"><span class="lbl">exchange pick</span>'
                              + (f"{cards.card(pick)} (hidden from the rival until both have picked)" if pick
                                 else '<span class="none">not yet picked</span>') + "</div>")
                 elif pick:

@@ -20,13 +20,13 @@ fails the same way in `STOP_AFTER` scenarios in a row. Exit status 0 only when n
 from __future__ import annotations
 
 import fnmatch
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConquianError
 from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command, quote
+from .progress import progress_bar
 from .replay import Failure, replay
 from .scenario import Scenario, corpus_dir, load_corpus
 
@@ -141,7 +141,7 @@ def run_check(
         conn.close()
         raise ConquianError(_one_line(f"the implementation {describe_command(impl)} failed the handshake: {exc}{_tail(exc.stderr)}")) from None
     run = Run(impl, handshake, corpus=str(corpus))
-    bar = _progress(len(chosen), progress)
+    bar = progress_bar(len(chosen), "scenario", progress)
     streak: list[str] = []
     try:
         for scenario in chosen:
@@ -195,22 +195,6 @@ def _one_line(text: str) -> str:
 def _tail(stderr: str) -> str:
     text = " | ".join(line for line in stderr.strip().splitlines()[-3:])
     return f" (adapter stderr: {text})" if text else ""
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, enabled: bool):
-    if not enabled or not sys.stderr.isatty():
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="scenario", file=sys.stderr, leave=False)
 
 
 def reproduce_command(run: Run, result: Result) -> str:

@@ -59,6 +59,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 # -- shared option helpers -----------------------------------------------------------------------
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)

@@ -37,7 +37,6 @@ import json
 import random
 import re
 import secrets
-import sys
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -51,7 +50,9 @@ from .errors import ConquianError, IllegalAction
 from .game import Game
 from .impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command, quote
 from .profile import Profile
+from .progress import progress_bar
 from .simulate import game_seed
+from .yamltext import flow
 
 CHOICE_MAX = 2**16 - 1  # a step choice is an integer 0..CHOICE_MAX (see decode)
 SLOTS, ILLEGAL_SLOTS = 20, 3  # choice % 20 in 17..19: a plausible illegal action (15 %)
@@ -601,30 +602,6 @@ def free_id(profile: Profile, out: Path) -> str:
 
 # A small YAML writer in the corpus' style: block mappings for the structure, flow style for
 # actions, card lists and small objects, a folded block for the annotation.
-_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
-
-
-def _scalar(value: object) -> str:
-    import yaml
-
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    text = str(value)
-    if _PLAIN.fullmatch(text) and yaml.safe_load(text) == text:
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _flow(value: object) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return _scalar(value)
 
 
 def _is_block(path: tuple, value: object) -> bool:
@@ -653,7 +630,7 @@ def _lines(value: object, path: tuple = ()) -> list[str]:
                 out.append(f"{key}:")
                 out += ["  " + line for line in _lines(item, sub)]
             else:
-                out.append(f"{key}: {_flow(item)}")
+                out.append(f"{key}: {flow(item)}")
     else:
         for i, item in enumerate(value):
             sub = path + (i,)
@@ -662,7 +639,7 @@ def _lines(value: object, path: tuple = ()) -> list[str]:
                 out.append("- " + inner[0])
                 out += ["  " + line for line in inner[1:]]
             else:
-                out.append("- " + _flow(item))
+                out.append("- " + flow(item))
     return out
 
 
@@ -759,7 +736,7 @@ def run_fuzz(
             f"games {first_game}..{first_game + games - 1}; capabilities {', '.join(sorted(handshake.capabilities))}"
         )
         lockstep = Lockstep(conn)
-        bar = _progress(games * len(chosen), progress)
+        bar = progress_bar(games * len(chosen), "game", progress)
         try:
             for profile_id in chosen:
                 prof = load_profile(profile_id)
@@ -818,7 +795,7 @@ def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_se
         STUB.format(seed=run.seed, game=run.game)
         + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {run.profile}."
         + f" What diverged ({final.kind}): {final.describe()}{(' ' + final.message) if final.message and final.kind != 'adapter' else ''}."
-        + f" The expected values are the reference engine's; 'got' is the implementation's."
+        + " The expected values are the reference engine's; 'got' is the implementation's."
         + f" Found after {steps_before} action(s), shrunk to {steps_after} ({shrunk.note})."
         + f" Reproduce the original game: {run.reproduce}"
     )
@@ -831,36 +808,10 @@ def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_se
         echo(f"fuzz: warning: {problem}")
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, enabled: bool):
-    if not enabled or not sys.stderr.isatty():
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
-
-
 # -- the command line ----------------------------------------------------------------------------------
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser):
     """Add the options of `conquian-ref fuzz` to `parser`; return its runner (args -> exit status)."""
-    from .cli import positive_int
+    from .cli import non_negative_int, positive_int
     from .profile import PROFILE_IDS
 
     parser.add_argument(
@@ -873,7 +824,7 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--games", type=positive_int, default=100, metavar="N", help="games per profile (default: 100)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="run seed; game g is dealt and played from seeds derived from S and g (default: a random seed, printed)")
-    parser.add_argument("--game", type=_non_negative, default=0, metavar="G",
+    parser.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                         help="index of the first game (default: 0); --game G --games 1 replays game G alone")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write the scenario of a divergence (default: ./{DEFAULT_OUT}/)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")

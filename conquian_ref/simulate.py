@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from .game import Game
 from .outcome import HOW
 from .profile import Profile
+from .progress import progress_bar
 
 MAX_ACTIONS = 100_000  # a deal is finite (exposed cards only grow, rejects use up the stock); guard anyway
 PROGRESS_MIN_GAMES = 2_000  # show a progress bar only for runs at least this long (and on a TTY)
@@ -163,21 +164,15 @@ def simulate(profile: Profile, games: int, seed: int, progress: bool | None = No
     if progress is None:
         progress = games >= PROGRESS_MIN_GAMES and sys.stderr.isatty()
     summary = Summary(profile.id, games, seed)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, desc=profile.id, unit="game", file=sys.stderr, leave=False)
+    bar = progress_bar(games, "game", progress, desc=profile.id)
     start = time.perf_counter()
     try:
         for i in range(games):
             game = new_game(profile, seed, i)
             summary.add(game, play_random(game, random.Random(game_seed(seed, i, "agent"))))
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     summary.seconds = time.perf_counter() - start
     return summary
 
