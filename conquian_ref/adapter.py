@@ -142,19 +142,21 @@ def _seat(request: dict, name: str = "seat") -> int:
     return seat
 
 
-def serve(stdin=sys.stdin, stdout=sys.stdout) -> int:
-    """The protocol loop: one request per line in, one answer per line out."""
+def serve(stdin=None, stdout=None) -> int:
+    """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes)."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
     adapter = ReferenceAdapter()
-    for line in stdin:
+    for line in iter(stdin.readline, b""):
         if not line.strip():
             continue
         try:
             request = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             request, answer = None, {"seq": None, "error": {"message": f"not JSON: {exc}"}}
         else:
             answer = adapter.handle(request)
-        stdout.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+        stdout.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
         stdout.flush()
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break

@@ -122,17 +122,80 @@ def replay(scenario: Scenario, driver, reasons: bool = True) -> ReplayResult:
     data = scenario.data
     if "match" in data:
         return _replay_match(scenario, driver)
+    driver = _StateMemo(driver)
     driver.setup(scenario.profile, data["setup"])
-    for i, step in enumerate(scenario.steps):
-        failure = _run_step(driver, i, step, reasons)
+    steps, i = scenario.steps, 0
+    while i < len(steps):
+        # A run of plain actions (expected accepted, nothing checked) is sent in one go: over the
+        # protocol they travel together and cost one round trip. Their answers are still read
+        # and compared one by one, and the first disagreement is reported at its own step.
+        j = i
+        while j < len(steps) and _plain(steps[j]):
+            j += 1
+        if j - i >= 2:
+            results = driver.apply_many([(step["seat"], step["action"]) for step in steps[i:j]])
+            for k, got in enumerate(results):
+                if tuple(got) != ("accepted", None):
+                    step = steps[i + k]
+                    failure = Failure(i + k, "expect", "accepted", _result_json(got), f"seat {step['seat']} plays {json.dumps(step['action'])}")
+                    return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+            i = j
+            continue
+        failure = _run_step(driver, i, steps[i], reasons)
         if failure:
             return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+        i += 1
     got = driver.state().get("outcome")
     expected = data["outcome"]
     failure = None
     if mismatches(expected, got) or (expected is None) != (got is None):
         failure = Failure(None, "outcome", expected, got, "the deal's result after the last step")
     return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
+
+
+class _StateMemo:
+    """A driver whose state() answer is reused until the next setup or apply.
+
+    Every state compared is still a real answer given after the last action: a refusal's
+    "before" is often the state just read for a check or for the previous refusal, and over
+    the protocol each answer saved is a round trip saved."""
+
+    def __init__(self, driver):
+        self._driver = driver
+        self._state = None
+
+    def __getattr__(self, name):
+        return getattr(self._driver, name)
+
+    def setup(self, profile_id: str, setup: dict) -> None:
+        self._state = None
+        self._driver.setup(profile_id, setup)
+
+    def apply(self, seat: int, action: dict):
+        self._state = None
+        return self._driver.apply(seat, action)
+
+    def apply_many(self, moves: list[tuple[int, dict]]) -> list:
+        """Several applies; a driver that cannot send them together gets them one by one."""
+        self._state = None
+        many = getattr(self._driver, "apply_many", None)
+        if many is not None:
+            return many(moves)
+        results = []
+        for seat, action in moves:
+            results.append(self._driver.apply(seat, action))
+            if tuple(results[-1]) != ("accepted", None):
+                break  # the replay stops here: the rest would be played on a different game
+        return results
+
+    def state(self) -> dict:
+        if self._state is None:
+            self._state = self._driver.state()
+        return self._state
+
+
+def _plain(step: dict) -> bool:
+    return "action" in step and step.get("expect", "accepted") == "accepted" and "check" not in step
 
 
 def _replay_match(scenario: Scenario, driver) -> ReplayResult:

@@ -6,7 +6,7 @@ data-only sub-package `conquian_ref._schema`). Lookup order: the package's `_sch
 then `../schema/` next to the package, which is where they are in a source checkout and in an
 editable install.
 
-- `load_schema(name)`: the parsed schema, checked against the 2020-12 meta-schema. `name` is
+- `load_schema(name)`: the parsed schema (tests check each against the 2020-12 meta-schema). `name` is
   a file name ("profile.schema.json") or its short form ("profile").
 - `validator(name)`: a `jsonschema.Draft202012Validator` for that schema whose `$ref`s resolve
   through `registry()`, so schemas refer to one another by `$id` (for example
@@ -60,9 +60,9 @@ def _load(file_name: str) -> dict:
     path = _schema_dir() / file_name
     if not path.is_file():
         raise FileNotFoundError(f"unknown schema {file_name!r} (known: {', '.join(schema_names())})")
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return schema
+    # Not checked against the meta-schema here: that costs more than the rest of a start-up, and
+    # tests/test_profile_schema.py checks every shipped schema once.
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @cache
