@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 10.0  # seconds per message: generous for perft, short enough to bound a run
 MAX_LINE = 8 * 1024 * 1024  # bytes in one answer line
+PIPELINE_BYTES = 16 * 1024  # requests written at once before their answers are read (a pipe holds 64 KiB)
 STDERR_TAIL = 4000  # characters of the adapter's stderr kept for reports
 
 REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-process
@@ -212,31 +213,44 @@ class Connection:
         return self._process.stderr_tail if self._process else ""
 
     # -- messages ------------------------------------------------------------------------------
-    def request_many(self, requests: list[tuple[str, dict]]) -> list[dict]:
+    def request_many(self, requests: list[tuple[str, dict]]) -> list:
         """Several requests, pipelined over a process: all written at once, then the answers
-        read in order with the same checks as `request` (in direct mode, one after the other)."""
+        read in order with the same checks as `request` (in direct mode, one after the other).
+        A failure ends the list: the answers read before it, then the AdapterFailure itself."""
         if self._process is None:
-            return [self.request(cmd, **fields) for cmd, fields in requests]
-        first = self.seq + 1
-        messages = []
-        for cmd, fields in requests:
-            self.seq += 1
-            messages.append({"seq": self.seq, "cmd": cmd, **fields})
-            if self.trace:
-                self.trace("request", messages[-1])
-        data = b"".join(json.dumps(m, separators=(",", ":")).encode() + b"\n" for m in messages)
-        try:
-            self._process.send(data)
-        except (BrokenPipeError, OSError):
-            raise AdapterFailure("crash", self._exit_text(), self._process.stderr_tail, requests[0][0]) from None
-        answers = []
-        for offset, message in enumerate(messages):
+            answers: list = []
+            for cmd, fields in requests:
+                try:
+                    answers.append(self.request(cmd, **fields))
+                except AdapterFailure as exc:
+                    return answers + [exc]
+            return answers
+        answers: list = []
+        pending = list(reversed(requests))
+        while pending:
+            # Written in chunks small enough for the pipe to hold while the adapter is busy
+            # answering: reading the answers of one chunk before writing the next rules out a
+            # deadlock of both sides writing into full pipes.
+            chunk, size = [], 0
+            while pending and size < PIPELINE_BYTES:
+                cmd, fields = pending.pop()
+                self.seq += 1
+                message = {"seq": self.seq, "cmd": cmd, **fields}
+                if self.trace:
+                    self.trace("request", message)
+                line = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+                chunk.append((message, line))
+                size += len(line)
             try:
-                answer = self._read_answer(message)
-            except AdapterFailure as exc:
-                exc.cmd = message["cmd"]
-                raise
-            answers.append(self._checked(answer, message["cmd"], first + offset))
+                self._process.send(b"".join(line for _, line in chunk))
+            except (BrokenPipeError, OSError):
+                return answers + [AdapterFailure("crash", self._exit_text(), self._process.stderr_tail, chunk[0][0]["cmd"])]
+            for message, _ in chunk:
+                try:
+                    answers.append(self._checked(self._read_answer(message), message["cmd"], message["seq"]))
+                except AdapterFailure as exc:
+                    exc.cmd = message["cmd"]
+                    return answers + [exc]  # the answers before the failure, then the failure
         return answers
 
     def request(self, cmd: str, **fields) -> dict:
@@ -347,14 +361,32 @@ class ImplementationDriver:
     def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
         return self._result(self._answer("apply", {"seat": seat, "action": action}, "result"))
 
-    def apply_many(self, moves: list[tuple[int, dict]]) -> list[tuple[str, str | None]]:
-        """Several applies sent together (pipelined: the requests are written at once and the
-        answers read in order), each answer checked as `apply` checks it."""
-        answers = self.conn.request_many([("apply", {"seat": seat, "action": action}) for seat, action in moves])
-        for answer in answers:
-            if "result" not in answer:
-                raise AdapterFailure("bad_answer", "the 'apply' answer lacks 'result'", self.conn.stderr_tail, "apply")
-        return [self._result(answer) for answer in answers]
+    # The request and the key of the answer for each replay call (see replay._Pipeline).
+    _BATCHABLE = {
+        "state": ("state", lambda: {}, "state"),
+        "apply": ("apply", lambda seat, action: {"seat": seat, "action": action}, "result"),
+        "observation": ("observation", lambda seat: {"seat": seat}, "observation"),
+        "legal": ("legal", lambda seat: {"seat": seat}, "actions"),
+        "perft": ("perft", lambda depth: {"depth": depth}, "counts"),
+    }
+
+    def batch(self, calls: list[tuple]) -> list:
+        """Several replay calls sent together (pipelined: the requests are written at once and
+        the answers read in order), each answer checked and unpacked as the single call does."""
+        requests = [(self._BATCHABLE[name][0], self._BATCHABLE[name][1](*args)) for name, *args in calls]
+        answers = self.conn.request_many(requests)
+        results: list = []
+        for (name, *_), answer in zip(calls, answers):
+            if isinstance(answer, AdapterFailure):
+                return results + [answer]  # the answers before it still count
+            cmd, _, key = self._BATCHABLE[name]
+            try:
+                if key not in answer:
+                    raise AdapterFailure("bad_answer", f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
+                results.append(self._result(answer) if name == "apply" else answer[key])
+            except AdapterFailure as exc:
+                return results + [exc]
+        return results
 
     @staticmethod
     def _result(answer: dict) -> tuple[str, str | None]:

@@ -17,14 +17,17 @@ class MessageValidator:
     """A `trace` callable for impl.Connection that validates each message."""
 
     def __init__(self):
+        self.pending: list[str] = []  # commands sent and not yet answered, oldest first (pipelining)
         self.last_cmd = None
         self.count = 0
 
     def __call__(self, direction: str, message: dict) -> None:
         if direction == "request":
             self.last_cmd = message.get("cmd")
+            self.pending.append(self.last_cmd)
             pointer = f"/$defs/requests/{self.last_cmd}"
         else:
+            self.last_cmd = self.pending.pop(0) if self.pending else self.last_cmd
             pointer = f"/$defs/answer_to/{self.last_cmd}"
         errors = sorted(definition_validator("protocol", pointer).iter_errors(message), key=lambda e: e.path)
         self.count += 1

@@ -122,29 +122,15 @@ def replay(scenario: Scenario, driver, reasons: bool = True) -> ReplayResult:
     data = scenario.data
     if "match" in data:
         return _replay_match(scenario, driver)
-    driver = _StateMemo(driver)
+    driver = _Pipeline(driver)
     driver.setup(scenario.profile, data["setup"])
-    steps, i = scenario.steps, 0
-    while i < len(steps):
-        # A run of plain actions (expected accepted, nothing checked) is sent in one go: over the
-        # protocol they travel together and cost one round trip. Their answers are still read
-        # and compared one by one, and the first disagreement is reported at its own step.
-        j = i
-        while j < len(steps) and _plain(steps[j]):
-            j += 1
-        if j - i >= 2:
-            results = driver.apply_many([(step["seat"], step["action"]) for step in steps[i:j]])
-            for k, got in enumerate(results):
-                if tuple(got) != ("accepted", None):
-                    step = steps[i + k]
-                    failure = Failure(i + k, "expect", "accepted", _result_json(got), f"seat {step['seat']} plays {json.dumps(step['action'])}")
-                    return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
-            i = j
-            continue
-        failure = _run_step(driver, i, steps[i], reasons)
+    # Every request the replay will make is known from the scenario: they go in one batch, the
+    # final state (the outcome) included, and the answers are compared step by step as usual.
+    driver.prefetch([call for step in scenario.steps for call in _calls(step)] + [("state",)])
+    for i, step in enumerate(scenario.steps):
+        failure = _run_step(driver, i, step, reasons)
         if failure:
             return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
-        i += 1
     got = driver.state().get("outcome")
     expected = data["outcome"]
     failure = None
@@ -153,49 +139,90 @@ def replay(scenario: Scenario, driver, reasons: bool = True) -> ReplayResult:
     return ReplayResult(scenario, failure, getattr(driver, "rules_fired", set()))
 
 
-class _StateMemo:
-    """A driver whose state() answer is reused until the next setup or apply.
+class _Pipeline:
+    """A driver that is told in advance which calls the replay will make.
 
-    Every state compared is still a real answer given after the last action: a refusal's
-    "before" is often the state just read for a check or for the previous refusal, and over
-    the protocol each answer saved is a round trip saved."""
+    Over the protocol those requests are sent together (pipelined: written at once, the answers
+    read in order), so a scenario costs two round trips (setup, then everything else) instead of
+    one per request; the replay still makes its calls one by one and compares each answer as
+    before. If the adapter fails partway, the answers before the failure are still served and
+    the failure is raised at the call that has no answer. A driver without `batch` (the
+    in-process reference) simply answers each call when it is made."""
 
     def __init__(self, driver):
         self._driver = driver
-        self._state = None
+        self._ahead: list = []
+        self._setup: tuple = ()
+        self._played: list[tuple] = []  # the apply calls answered so far
 
     def __getattr__(self, name):
         return getattr(self._driver, name)
 
     def setup(self, profile_id: str, setup: dict) -> None:
-        self._state = None
+        self._setup, self._played = (profile_id, setup), []
         self._driver.setup(profile_id, setup)
 
-    def apply(self, seat: int, action: dict):
-        self._state = None
-        return self._driver.apply(seat, action)
+    def prefetch(self, calls: list[tuple]) -> None:
+        batch = getattr(self._driver, "batch", None)
+        self._ahead = list(zip(calls, batch(calls))) if batch is not None else []
+        self._ahead.reverse()  # popped from the end
 
-    def apply_many(self, moves: list[tuple[int, dict]]) -> list:
-        """Several applies; a driver that cannot send them together gets them one by one."""
-        self._state = None
-        many = getattr(self._driver, "apply_many", None)
-        if many is not None:
-            return many(moves)
-        results = []
-        for seat, action in moves:
-            results.append(self._driver.apply(seat, action))
-            if tuple(results[-1]) != ("accepted", None):
-                break  # the replay stops here: the rest would be played on a different game
-        return results
+    def _call(self, *call):
+        if call[0] == "apply":
+            self._played.append(call)
+        if self._ahead:
+            planned, answer = self._ahead.pop()
+            assert planned == call, (planned, call)  # _calls must mirror _run_step exactly
+            if isinstance(answer, Exception):
+                self._ahead = []
+                raise answer
+            return answer
+        return getattr(self._driver, call[0])(*call[1:])
 
     def state(self) -> dict:
-        if self._state is None:
-            self._state = self._driver.state()
-        return self._state
+        return self._call("state")
+
+    def apply(self, seat: int, action: dict):
+        return self._call("apply", seat, action)
+
+    def observation(self, seat: int) -> dict:
+        return self._call("observation", seat)
+
+    def legal(self, seat: int) -> list[dict]:
+        return self._call("legal", seat)
+
+    def perft(self, depth: int) -> list[int]:
+        return self._call("perft", depth)
+
+    def divide(self, depth: int) -> dict:
+        """Divide at the current step: a pipelined implementation has already played the later
+        steps, so the deal is set up again and the actions so far replayed first."""
+        if self._ahead:
+            self._ahead = []
+            self._driver.setup(*self._setup)
+            for _, seat, action in self._played:
+                self._driver.apply(seat, action)
+        return self._driver.divide(depth)
 
 
-def _plain(step: dict) -> bool:
-    return "action" in step and step.get("expect", "accepted") == "accepted" and "check" not in step
+def _calls(step: dict) -> list[tuple]:
+    """The driver calls `_run_step` makes for `step`, in order (when nothing fails)."""
+    calls = []
+    if "action" in step:
+        refused = step.get("expect", "accepted") != "accepted"
+        calls += [("state",)] if refused else []
+        calls.append(("apply", step["seat"], step["action"]))
+        calls += [("state",)] if refused else []
+    check = step.get("check", {})
+    if "state" in check:
+        calls.append(("state",))
+    if "observation" in check:
+        calls.append(("observation", check["observation"]["seat"]))
+    if "legal" in check:
+        calls.append(("legal", check["legal"]["seat"]))
+    if "perft" in check:
+        calls.append(("perft", len(check["perft"])))
+    return calls
 
 
 def _replay_match(scenario: Scenario, driver) -> ReplayResult:

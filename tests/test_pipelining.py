@@ -1,0 +1,60 @@
+"""The replay sends a scenario's requests in one batch (replay._Pipeline): pin what that must
+not change. Answers are still compared step by step, a perft mismatch is divided at the step
+where it happened (not after the later steps the adapter already played), and large answers
+cannot deadlock the two pipes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from conquian_ref.adapter import ReferenceAdapter
+from conquian_ref.check import run_check
+from conquian_ref.game import Game
+from conquian_ref.perft import divide
+from conquian_ref.profile import load_profile
+from conquian_ref.scenario import corpus_dir, load_corpus
+
+ADAPTERS = Path(__file__).parent / "adapters"
+SCENARIOS, _ = load_corpus([corpus_dir()])
+
+
+class WrongPerft(ReferenceAdapter):
+    """Counts one sequence too many at every depth, but divides correctly."""
+
+    def cmd_perft(self, request: dict) -> dict:
+        answer = super().cmd_perft(request)
+        if not request.get("divide"):
+            answer["counts"] = [n + 1 for n in answer["counts"]]
+        return answer
+
+
+def test_a_perft_mismatch_is_divided_at_its_own_step():
+    # A scenario with a perft check followed by more steps: the adapter has played those
+    # steps by the time the mismatch is seen.
+    scenario = next(
+        s for s in SCENARIOS
+        if any("perft" in step.get("check", {}) and i < len(s.steps) - 1 for i, step in enumerate(s.steps))
+    )
+    at = next(i for i, step in enumerate(scenario.steps) if "perft" in step.get("check", {}))
+    run = run_check(impl=f"python:{__name__}:WrongPerft", scenarios=[scenario])
+    failure = run.results[0].failure
+    assert failure is not None and failure.step == at and failure.field == "check.perft"
+    # The divide printed is the reference's own divide at that step.
+    setup = scenario.data["setup"]
+    profile = load_profile(scenario.profile)
+    game = Game.from_deck(profile, setup["deck"], setup["dealer"]) if "deck" in setup else \
+        Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+    for step in scenario.steps[: at + 1]:
+        if "action" in step and step.get("expect", "accepted") == "accepted":
+            game.apply(step["seat"], step["action"])
+    depth = next(d for d, (a, b) in enumerate(zip(scenario.steps[at]["check"]["perft"], failure.got), 1) if a != b)
+    expected = "; ".join(f"{k} -> {v}" for k, v in divide(game, depth).items())
+    assert failure.message == f"divide at depth {depth}: {expected}"
+
+
+def test_large_answers_do_not_deadlock_a_pipelined_batch():
+    # The longest scenarios: many 60 KB state answers in one batch.
+    longest = sorted(SCENARIOS, key=lambda s: -len(s.data.get("steps", [])))[:3]
+    run = run_check(impl=f"{sys.executable} {ADAPTERS / 'padded.py'}", scenarios=longest, timeout=20)
+    assert [r.status for r in run.results] == ["passed"] * 3, [str(r.adapter or r.failure) for r in run.results]
