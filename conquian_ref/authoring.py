@@ -51,7 +51,7 @@ from pathlib import Path
 
 from .errors import ConquianError, MalformedInput
 
-AREAS = ("deck", "deal", "exchange", "opening", "melds", "turn", "force", "end", "match", "examples", "golden")
+AREAS = ("deck", "deal", "exchange", "opening", "melds", "turn", "force", "end", "match", "examples", "golden", "perft")
 MODELINE = "# yaml-language-server: $schema=../../../schema/scenario.schema.json"
 ID = re.compile(r"\b(tc|aa)-([0-9]{4})\b")
 PLACEHOLDER_ANNOTATION = "TODO: why each expectation follows from the rules"

@@ -272,3 +272,13 @@ def expected_reason(profile, state: dict, seat: int, action: dict):
         if not (rival and naive_fits(profile, rival, card)):
             return "card_does_not_fit"
     return None
+
+
+def choose(rng, legal: list[dict]) -> dict:
+    """A random policy that likes to expose many cards (so games reach the target too)."""
+    uses = [a for a in legal if a["type"] == "use"]
+    if uses and rng.random() < 0.7:
+        return max(uses, key=lambda a: (len(a["cards"]), rng.random()))
+    if {"type": "force"} in legal and rng.random() < 0.5:
+        return {"type": "force"}
+    return rng.choice(legal)

@@ -33,20 +33,10 @@ from hypothesis import strategies as st
 from conquian_ref.errors import REASONS, IllegalAction
 from conquian_ref.game import Game
 
-from helpers import AA, TC, all_cards, expected_reason, naive_arrangeable, naive_use_options, places
+from helpers import AA, TC, all_cards, choose, expected_reason, naive_arrangeable, naive_use_options, places
 
 BY_ID = {TC.id: TC, AA.id: AA}
 TYPES = ("exchange", "use", "reject", "pass", "force", "decline", "discard")
-
-
-def choose(rng: random.Random, legal: list[dict]) -> dict:
-    """A random policy that likes to expose many cards (so games reach the target too)."""
-    uses = [a for a in legal if a["type"] == "use"]
-    if uses and rng.random() < 0.7:
-        return max(uses, key=lambda a: (len(a["cards"]), rng.random()))
-    if {"type": "force"} in legal and rng.random() < 0.5:
-        return {"type": "force"}
-    return rng.choice(legal)
 
 
 def candidates(rng: random.Random, game: Game, seat: int) -> list[dict]:
