@@ -15,6 +15,9 @@ so that `conquian-ref --help` stays fast. Adding a subcommand is adding one such
 
         return run
 
+A module that sets up its own options (a `configure(parser)` returning the runner) is listed
+in `DELEGATED` instead: one line.
+
 Errors a user can cause (an unknown profile, a malformed file, a bad option: MalformedInput,
 ConquianError, UsageError) are reported as one line on stderr, `conquian-ref: error: ...`, with
 exit status 2; never a traceback. A traceback means a bug.
@@ -194,46 +197,29 @@ def _coverage(parser: argparse.ArgumentParser) -> Runner:
     return run
 
 
-@command("book", "render the rules and the scenario corpus as a static HTML rulebook")
-def _book(parser: argparse.ArgumentParser) -> Runner:
-    from .book import configure
-
-    return configure(parser)
-
-
-@command("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario")
-def _fuzz(parser: argparse.ArgumentParser) -> Runner:
-    from .fuzz import configure
-
-    return configure(parser)
+# Commands whose module sets up its own options: (name, one-line help, module, function).
+# The module is imported only when the command is built, so `--help` stays fast.
+DELEGATED = [
+    ("book", "render the rules and the scenario corpus as a static HTML rulebook", "book", "configure"),
+    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "fuzz", "configure"),
+    ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "mutation", "configure"),
+    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "authoring", "configure_new"),
+    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "authoring", "configure_record"),
+    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "authoring", "configure_fmt"),
+]
 
 
-@command("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario")
-def _mutants(parser: argparse.ArgumentParser) -> Runner:
-    from .mutation import configure
+def _delegate(module: str, function: str) -> Callable[[argparse.ArgumentParser], Runner]:
+    def configure(parser: argparse.ArgumentParser) -> Runner:
+        from importlib import import_module
 
-    return configure(parser)
+        return getattr(import_module(f".{module}", __package__), function)(parser)
 
-
-@command("new", "scaffold a draft scenario: next free id, harmless cards, steps to record")
-def _new(parser: argparse.ArgumentParser) -> Runner:
-    from .authoring import configure_new
-
-    return configure_new(parser)
+    return configure
 
 
-@command("record", "fill in a draft's `record` placeholders from the reference engine; show the diff")
-def _record(parser: argparse.ArgumentParser) -> Runner:
-    from .authoring import configure_record
-
-    return configure_record(parser)
-
-
-@command("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)")
-def _fmt(parser: argparse.ArgumentParser) -> Runner:
-    from .authoring import configure_fmt
-
-    return configure_fmt(parser)
+for _name, _help, _module, _function in DELEGATED:
+    command(_name, _help)(_delegate(_module, _function))
 
 
 # -- entry point -------------------------------------------------------------------------------
