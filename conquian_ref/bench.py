@@ -287,13 +287,14 @@ def bench_conformance(repeats: int) -> dict:
     from .replay import ReferenceDriver, replay
     from .scenario import corpus_dir, load_corpus
 
-    def best(work) -> float:
+    def best(work) -> tuple[float, object]:
+        """The best time of `repeats` runs of `work`, and what it returned."""
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
-            work()
+            result = work()
             times.append(time.perf_counter() - started)
-        return min(times)
+        return min(times), result
 
     from .impl import Connection
     from .profile import PROFILE_IDS, load_profile
@@ -309,12 +310,11 @@ def bench_conformance(repeats: int) -> dict:
             conn.request("setup", profile=profile_id, dealer=0, deck=load_profile(profile_id).deck.shuffled(0))
         conn.close()
 
-    scenarios: list = []
-    load = best(lambda: scenarios.__setitem__(slice(None), load_corpus([corpus_dir()])[0]))
-    in_process = best(lambda: [replay(s, ReferenceDriver()) for s in scenarios])
-    direct = best(lambda: run_check(impl="reference", scenarios=scenarios))
-    process = best(lambda: run_check(impl=adapter, scenarios=scenarios))
-    start = best(start_adapter)
+    load, (scenarios, _) = best(lambda: load_corpus([corpus_dir()]))
+    in_process, _ = best(lambda: [replay(s, ReferenceDriver()) for s in scenarios])
+    direct, _ = best(lambda: run_check(impl="reference", scenarios=scenarios))
+    process, _ = best(lambda: run_check(impl=adapter, scenarios=scenarios))
+    start, _ = best(start_adapter)
     return {
         "scenarios": len(scenarios),
         "load_seconds": load,

@@ -20,12 +20,13 @@ fails the same way in `STOP_AFTER` scenarios in a row. Exit status 0 only when n
 from __future__ import annotations
 
 import fnmatch
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConquianError
-from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command, quote
+from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
 from .progress import progress_bar
 from .replay import Failure, replay
 from .scenario import Scenario, corpus_dir, load_corpus
@@ -170,12 +171,20 @@ def run_check(
     return run
 
 
-def _run_one(conn, scenario, handshake, known) -> Result:
+def skip_reason(scenario: Scenario, handshake) -> str | None:
+    """Why an implementation cannot run `scenario` (its profile or a capability), or None."""
     if scenario.profile not in handshake.profiles:
-        return Result(scenario, "skipped", reason=f"profile {scenario.profile} not supported")
+        return f"profile {scenario.profile} not supported"
     lacking = needs(scenario) - handshake.capabilities
     if lacking:
-        return Result(scenario, "skipped", reason=f"needs capability {', '.join(sorted(lacking))}")
+        return f"needs capability {', '.join(sorted(lacking))}"
+    return None
+
+
+def _run_one(conn, scenario, handshake, known) -> Result:
+    reason = skip_reason(scenario, handshake)
+    if reason:
+        return Result(scenario, "skipped", reason=reason)
     started = time.perf_counter()
     try:
         outcome = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
@@ -198,6 +207,6 @@ def _tail(stderr: str) -> str:
 
 
 def reproduce_command(run: Run, result: Result) -> str:
-    impl = "" if run.impl == REFERENCE else f" --impl {quote(run.impl)}"
-    corpus = "" if Path(run.corpus) == corpus_dir() else f" --corpus {quote(run.corpus)}"
+    impl = "" if run.impl == REFERENCE else f" --impl {shlex.quote(run.impl)}"
+    corpus = "" if Path(run.corpus) == corpus_dir() else f" --corpus {shlex.quote(run.corpus)}"
     return f"conquian-ref check{impl}{corpus} -k {result.scenario.id}"

@@ -37,6 +37,7 @@ import json
 import random
 import re
 import secrets
+import shlex
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from .cards import cards_of
 from .compare import compare_actions, mismatches
 from .errors import ConquianError, IllegalAction
 from .game import Game
-from .impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command, quote
+from .impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
 from .profile import Profile
 from .progress import progress_bar
 from .simulate import game_seed
@@ -686,9 +687,9 @@ class FuzzRun:
 
 
 def reproduce_command(impl: str, profile: str, seed: int, game: int, out: str | None, timeout: float | None) -> str:
-    parts = ["conquian-ref fuzz", f"--impl {quote(impl)}", f"--profile {profile}", f"--seed {seed}", f"--game {game}", "--games 1"]
+    parts = ["conquian-ref fuzz", f"--impl {shlex.quote(impl)}", f"--profile {profile}", f"--seed {seed}", f"--game {game}", "--games 1"]
     if out is not None and out != DEFAULT_OUT:
-        parts.append(f"--out {quote(str(out))}")
+        parts.append(f"--out {shlex.quote(str(out))}")
     if timeout is not None:
         parts.append(f"--timeout {timeout:g}")
     return " ".join(parts)

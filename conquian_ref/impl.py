@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shlex
 import signal
 import subprocess
 import threading
@@ -443,6 +442,3 @@ def hands_and_stock(profile_id: str, setup: dict) -> dict:
 def describe_command(impl: str) -> str:
     return "the bundled reference adapter (in-process)" if impl == REFERENCE else impl
 
-
-def quote(impl: str) -> str:
-    return shlex.quote(impl)

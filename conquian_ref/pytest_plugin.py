@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from .check import needs, select
+from .check import select, skip_reason
 from .impl import AdapterFailure, Connection, ImplementationDriver
 from .replay import replay
 from .scenario import corpus_dir, load_corpus
@@ -56,11 +56,9 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
     def test_scenario(scenario):
         conn = connection()
         handshake = conn.handshake
-        if scenario.profile not in handshake.profiles:
-            pytest.skip(f"profile {scenario.profile} not supported")
-        lacking = needs(scenario) - handshake.capabilities
-        if lacking:
-            pytest.skip(f"needs capability {', '.join(sorted(lacking))}")
+        reason = skip_reason(scenario, handshake)
+        if reason:
+            pytest.skip(reason)
         try:
             result = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
         except AdapterFailure as exc:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
+
+from .shipped import shipped_dir
 
 HEADING = re.compile(r"^### ((?:C|TC|AA)-[A-Z]+-[0-9]+|RUL-[0-9]+) — (.+)$")
 DOCUMENTS = ("core.md", "torno-cisneros-v1.md", "anglo-american-v1.md", "rulings.md")
@@ -36,10 +37,7 @@ class Rule:
 
 def rules_dir() -> Path:
     """docs/rules of a source checkout, or the copy shipped in the package."""
-    packaged = Path(str(resources.files("conquian_ref") / "_rules"))
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "docs" / "rules"
+    return shipped_dir("_rules", "docs/rules")
 
 
 @cache

@@ -229,9 +229,6 @@ def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]
 
 def corpus_dir() -> Path:
     """The bundled corpus: scenarios/ of a source checkout, or the copy shipped in the package."""
-    from importlib import resources
+    from .shipped import shipped_dir
 
-    packaged = Path(str(resources.files("conquian_ref") / "_corpus"))
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "scenarios"
+    return shipped_dir("_corpus", "scenarios")

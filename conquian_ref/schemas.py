@@ -20,25 +20,22 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .shipped import shipped_dir
+
 SUFFIX = ".schema.json"
 
 
-def _schema_dir() -> Traversable:
-    packaged = resources.files(__package__) / "_schema"
-    if packaged.is_dir():
-        return packaged
-    source = Path(__file__).resolve().parent.parent / "schema"
-    if source.is_dir():
-        return source
-    raise FileNotFoundError(f"no schema directory: looked in {packaged} and {source}")
+def _schema_dir() -> Path:
+    found = shipped_dir("_schema", "schema")
+    if not found.is_dir():
+        raise FileNotFoundError(f"no schema directory: looked for conquian_ref/_schema and {found}")
+    return found
 
 
 def _file_name(name: str) -> str:
