@@ -10,7 +10,7 @@ so that `conquian-ref --help` stays fast. Adding a subcommand is adding one such
         parser.add_argument("paths", nargs="*")
 
         def run(args):
-            from .lint import run
+            from .tools.lint import run
             return run(args.paths)
 
         return run
@@ -30,7 +30,8 @@ import os
 import sys
 from typing import Callable
 
-from .errors import ConquianError
+from .engine.errors import ConquianError
+from .tools.options import non_negative_int, positive_int
 
 PROG = "conquian-ref"
 USAGE_ERROR = 2
@@ -61,28 +62,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-# -- shared option helpers -----------------------------------------------------------------------
-def _whole_number(minimum: int, wording: str) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `minimum`."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected {wording}, got {value}")
-        return value
-
-    return parse
-
-
-non_negative_int = _whole_number(0, "0 or more")
-positive_int = _whole_number(1, "at least 1")
 
 
 def add_profile_option(parser: argparse.ArgumentParser, default: str | None = "all") -> None:
-    from .profile import PROFILE_IDS
+    from .spec.profiles import PROFILE_IDS
 
     parser.add_argument(
         "--profile",
@@ -96,7 +79,7 @@ def add_profile_option(parser: argparse.ArgumentParser, default: str | None = "a
 
 def load_profiles(name: str) -> list:
     """The profiles named by a --profile value; MalformedInput (one line) if unknown."""
-    from .profile import PROFILE_IDS, load_profile
+    from .spec.profiles import PROFILE_IDS, load_profile
 
     names = PROFILE_IDS if name == "all" else (name,)
     return [load_profile(n) for n in names]
@@ -111,7 +94,7 @@ def _simulate(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
 
     def run(args: argparse.Namespace) -> int:
-        from .simulate import run
+        from .tools.simulate import run
 
         return run(load_profiles(args.profile), args.games, args.seed, args.json)
 
@@ -125,7 +108,7 @@ def _bench(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of Markdown")
 
     def run(args: argparse.Namespace) -> int:
-        from .bench import run
+        from .tools.bench import run
 
         return run(load_profiles(args.profile), quick=args.quick, as_json=args.json)
 
@@ -151,9 +134,9 @@ def _check(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("-v", "--verbose", action="store_true", help="also list skipped scenarios and known failures with their reasons")
 
     def run(args: argparse.Namespace) -> int:
-        from .check import run_check
-        from .known import load_known_failures
-        from .reports import text_report, write_json, write_junit
+        from .conformance.check import run_check
+        from .spec.known import load_known_failures
+        from .conformance.reports import text_report, write_json, write_junit
 
         known = load_known_failures(args.known_failures) if args.known_failures else {}
         result = run_check(
@@ -176,7 +159,7 @@ def _lint(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the bundled corpus)")
 
     def run(args: argparse.Namespace) -> int:
-        from .lint import run
+        from .tools.lint import run
 
         return run(args.paths)
 
@@ -189,7 +172,7 @@ def _coverage(parser: argparse.ArgumentParser) -> Runner:
     parser.add_argument("--json", action="store_true", help="print the coverage as JSON")
 
     def run(args: argparse.Namespace) -> int:
-        from .coverage import run
+        from .tools.coverage import run
 
         return run(args.paths, as_json=args.json)
 
@@ -199,12 +182,12 @@ def _coverage(parser: argparse.ArgumentParser) -> Runner:
 # Commands whose module sets up its own options: (name, one-line help, module, function).
 # The module is imported only when the command is built, so `--help` stays fast.
 DELEGATED = [
-    ("book", "render the rules and the scenario corpus as a static HTML rulebook", "book", "configure"),
-    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "fuzz", "configure"),
-    ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "mutation", "configure"),
-    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "authoring", "configure_new"),
-    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "authoring", "configure_record"),
-    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "authoring", "configure_fmt"),
+    ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
+    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "tools.fuzz", "configure"),
+    ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "tools.mutation", "configure"),
+    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.authoring", "configure_new"),
+    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.authoring", "configure_record"),
+    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.authoring", "configure_fmt"),
 ]
 
 

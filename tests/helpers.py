@@ -15,9 +15,9 @@ from itertools import combinations
 
 import pytest
 
-from conquian_ref.errors import REASONS, IllegalAction
-from conquian_ref.game import Game
-from conquian_ref.profile import load_profile
+from conquian_ref.engine.errors import REASONS, IllegalAction
+from conquian_ref.engine.game import Game
+from conquian_ref.spec.profiles import load_profile
 
 TC = load_profile("torno-cisneros-v1")
 AA = load_profile("anglo-american-v1")

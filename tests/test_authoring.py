@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conquian_ref import cli
-from conquian_ref.authoring import (
+from conquian_ref.tools.authoring import (
     complete_hands,
     completes_meld,
     configure_fmt,
@@ -25,11 +25,11 @@ from conquian_ref.authoring import (
     next_id,
     used_ids,
 )
-from conquian_ref.fmt import format_text
-from conquian_ref.lint import lint
-from conquian_ref.profile import load_profile
-from conquian_ref.replay import ReferenceDriver, replay
-from conquian_ref.scenario import corpus_dir, find_scenario_files, load_scenario
+from conquian_ref.tools.fmt import format_text
+from conquian_ref.tools.lint import lint
+from conquian_ref.spec.profiles import load_profile
+from conquian_ref.conformance.replay import ReferenceDriver, replay
+from conquian_ref.spec.scenario import corpus_dir, find_scenario_files, load_scenario
 
 TC = load_profile("torno-cisneros-v1")
 AA = load_profile("anglo-american-v1")
@@ -226,7 +226,7 @@ def test_new_without_a_terminal_names_the_missing_options(capsys, tmp_path):
 def test_new_asks_on_a_terminal(capsys, tmp_path, monkeypatch):
     import io
 
-    import conquian_ref.yamltext as yamltext
+    import conquian_ref.tools.yamltext as yamltext
 
     monkeypatch.setattr(yamltext, "interactive", lambda: True)
     answers = ["opening", "TC-OPEN-1", "Asked for on a terminal", "", "", "4O 4E", "4C"]
@@ -298,7 +298,7 @@ def test_record_does_not_write_a_file_that_does_not_lint(capsys, tmp_path):
 def test_record_asks_before_writing_on_a_terminal(capsys, tmp_path, monkeypatch, answer, written):
     import io
 
-    import conquian_ref.record as record
+    import conquian_ref.tools.record as record
 
     path = new_draft(capsys, tmp_path)
     before = path.read_text(encoding="utf-8")

@@ -20,10 +20,10 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from conquian_ref.book import build, configure
-from conquian_ref.profile import PROFILE_IDS
-from conquian_ref.rulebook import rules_for
-from conquian_ref.scenario import corpus_dir, load_corpus
+from conquian_ref.tools.book import build, configure
+from conquian_ref.spec.profiles import PROFILE_IDS
+from conquian_ref.spec.rulebook import rules_for
+from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 SCENARIOS, _ = load_corpus([corpus_dir()])
 AA0001 = corpus_dir() / "anglo-american-v1" / "examples" / "aa-0001-worked-example.yaml"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.scenario import corpus_dir, load_corpus
+from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 
 def _find(env: str, *names: str) -> str | None:
@@ -75,7 +75,7 @@ def start_chromium(profile_dir: str):
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory):
-    from conquian_ref.book import build
+    from conquian_ref.tools.book import build
 
     out = tmp_path_factory.mktemp("book")
     build(out)

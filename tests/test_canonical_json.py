@@ -25,9 +25,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.actions import parse_action
-from conquian_ref.dealing import deal as deal_cards
-from conquian_ref.game import Game
+from conquian_ref.engine.actions import parse_action
+from conquian_ref.engine.dealing import deal as deal_cards
+from conquian_ref.engine.game import Game
 
 from helpers import AA, TC
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conquian_ref.errors import MalformedInput
-from conquian_ref.game import Game
+from conquian_ref.engine.errors import MalformedInput
+from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards, deal
 

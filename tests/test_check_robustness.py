@@ -33,12 +33,12 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.check import STOP_AFTER, needs, run_check
-from conquian_ref.errors import ConquianError
-from conquian_ref.known import load_known_failures
-from conquian_ref.reports import json_report, junit_report, text_report
-from conquian_ref.scenario import load_corpus
-from conquian_ref.schemas import validator
+from conquian_ref.conformance.check import STOP_AFTER, needs, run_check
+from conquian_ref.engine.errors import ConquianError
+from conquian_ref.spec.known import load_known_failures
+from conquian_ref.conformance.reports import json_report, junit_report, text_report
+from conquian_ref.spec.scenario import load_corpus
+from conquian_ref.spec.schemas import validator
 
 # The runner's pipe readers die noisily when a restart closes their pipes (see
 # test_restarts_leave_no_reader_thread_tracebacks): keep that out of the other tests' output.
@@ -78,10 +78,10 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module", autouse=True)
 def corpus_loaded_once():
     """Every run_check of this file reads the same small corpus: parse it once (not under test here)."""
-    import conquian_ref.check
+    import conquian_ref.conformance.check
 
     cache: dict = {}
-    real = conquian_ref.check.load_corpus
+    real = conquian_ref.conformance.check.load_corpus
 
     def cached(paths):
         key = tuple(str(p) for p in paths)
@@ -90,7 +90,7 @@ def corpus_loaded_once():
         return cache[key]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(conquian_ref.check, "load_corpus", cached)
+        patch.setattr(conquian_ref.conformance.check, "load_corpus", cached)
         yield
 
 
@@ -171,7 +171,7 @@ def statuses(run) -> dict[str, str]:
 
 # -- the baseline ----------------------------------------------------------------------------------
 def test_reference_adapter_as_a_process_passes_the_small_corpus(corpus, order):
-    run = bounded(lambda: run_check(impl=f"{shlex.quote(sys.executable)} -m conquian_ref.adapter", corpus=corpus, timeout=5))
+    run = bounded(lambda: run_check(impl=f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter", corpus=corpus, timeout=5))
     assert statuses(run) == dict.fromkeys(order, "passed")
     assert run.ok and not run.stopped_early
 

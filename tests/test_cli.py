@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conquian_ref.cli import COMMANDS, main
-from conquian_ref.profile import PROFILE_IDS
+from conquian_ref.spec.profiles import PROFILE_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,7 +107,7 @@ def test_simulate_seed_matters(capsys):
 
 
 def test_simulate_accepts_a_profile_path(capsys):
-    path = ROOT / "conquian_ref" / "profiles" / "anglo-american-v1.yaml"
+    path = ROOT / "conquian_ref" / "spec" / "profiles" / "anglo-american-v1.yaml"
     doc = simulate_json(capsys, "--profile", str(path), "--games", "3", "--seed", "1")
     assert [p["profile"] for p in doc["profiles"]] == ["anglo-american-v1"]
 

@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from conquian_ref.coverage import measure
-from conquian_ref.errors import REASONS
-from conquian_ref.profile import PROFILE_IDS
-from conquian_ref.rulebook import load_rules, rules_dir, rules_for
-from conquian_ref.scenario import corpus_dir
+from conquian_ref.tools.coverage import measure
+from conquian_ref.engine.errors import REASONS
+from conquian_ref.spec.profiles import PROFILE_IDS
+from conquian_ref.spec.rulebook import load_rules, rules_dir, rules_for
+from conquian_ref.spec.scenario import corpus_dir
 
 
 @pytest.fixture(scope="module")

@@ -21,14 +21,14 @@ import pytest
 import yaml
 
 from conquian_ref import cli
-from conquian_ref.actions import parse_action
-from conquian_ref.check import run_check
-from conquian_ref.errors import ConquianError, IllegalAction
-from conquian_ref.fuzz import configure, decode, illegal_candidates, run_fuzz
-from conquian_ref.game import Game
-from conquian_ref.lint import lint
-from conquian_ref.profile import PROFILE_IDS, load_profile
-from conquian_ref.rulebook import rules_for
+from conquian_ref.engine.actions import parse_action
+from conquian_ref.conformance.check import run_check
+from conquian_ref.engine.errors import ConquianError, IllegalAction
+from conquian_ref.tools.fuzz import configure, decode, illegal_candidates, run_fuzz
+from conquian_ref.engine.game import Game
+from conquian_ref.tools.lint import lint
+from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
+from conquian_ref.spec.rulebook import rules_for
 
 REPO = Path(__file__).resolve().parents[1]
 MUTANTS = REPO / "tests" / "fuzz_adapters"
@@ -60,7 +60,7 @@ def test_the_reference_does_not_diverge_from_itself_in_process(tmp_path):
 
 def test_the_reference_does_not_diverge_from_itself_as_a_subprocess(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    impl = f"{shlex.quote(sys.executable)} -m conquian_ref.adapter"
+    impl = f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter"
     run = run_fuzz(impl=impl, games=15, seed=12, out=tmp_path, echo=quiet([]))
     assert run.divergence is None and run.games == 30
 

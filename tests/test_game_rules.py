@@ -15,8 +15,8 @@ import json
 
 import pytest
 
-from conquian_ref.errors import REASONS
-from conquian_ref.game import Game
+from conquian_ref.engine.errors import REASONS
+from conquian_ref.engine.game import Game
 
 from helpers import (
     AA,
@@ -864,7 +864,7 @@ def test_precedence_cannot_pass_before_fitting_card_must_be_taken():
 
 
 def test_a_seat_that_is_not_0_or_1_is_malformed_not_refused():
-    from conquian_ref.errors import MalformedInput
+    from conquian_ref.engine.errors import MalformedInput
 
     game = deal(AA, [AA_H0, AA_H1], top=["AH"])
     before = game.state_json()

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.check import STOP_AFTER
-from conquian_ref.schemas import definition_validator
+from conquian_ref.conformance.check import STOP_AFTER
+from conquian_ref.spec.schemas import definition_validator
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = REPO / "examples" / "javascript" / "adapter.js"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conquian_ref.cli import main
-from conquian_ref.lint import lint
+from conquian_ref.tools.lint import lint
 
 SAMPLES = Path(__file__).parent / "samples"
 BROKEN = sorted((SAMPLES / "broken").glob("*.yaml"))

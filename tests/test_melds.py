@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.cards import cards_of, mask_of
-from conquian_ref.errors import MalformedInput
-from conquian_ref.melds import meld_table
+from conquian_ref.engine.cards import cards_of, mask_of
+from conquian_ref.engine.errors import MalformedInput
+from conquian_ref.engine.melds import meld_table
 
 from helpers import AA, TC, all_cards, is_meld, naive_arrangeable, naive_use_options, ranks, suits
 

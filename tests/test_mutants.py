@@ -1,6 +1,6 @@
 """Mutation analysis of the corpus: every deliberately wrong engine must be caught.
 
-One test per mutant of conquian_ref.mutants (parametrized by id, so a survivor names itself):
+One test per mutant of conquian_ref.tools.mutants (parametrized by id, so a survivor names itself):
 the corpus is replayed against the mutant over the protocol in direct mode, and at least one
 scenario that the reference passes must fail. The reference itself must pass the same corpus,
 so "caught" and "behaves differently from the reference on some scenario" are the same thing.
@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-import conquian_ref.mutants as mutants_module
-from conquian_ref.check import run_check
-from conquian_ref.impl import REFERENCE, Connection
-from conquian_ref.mutants import MUTANTS, reachable_mutants
-from conquian_ref.mutation import configure, load_scenarios, replay_all, run_mutant
-from conquian_ref.rulebook import load_rules
-from conquian_ref.scenario import corpus_dir
+import conquian_ref.tools.mutants as mutants_module
+from conquian_ref.conformance.check import run_check
+from conquian_ref.conformance.impl import REFERENCE, Connection
+from conquian_ref.tools.mutants import MUTANTS, reachable_mutants
+from conquian_ref.tools.mutation import configure, load_scenarios, replay_all, run_mutant
+from conquian_ref.spec.rulebook import load_rules
+from conquian_ref.spec.scenario import corpus_dir
 
 REACHABLE = [m.id for m in reachable_mutants()]
 SMALL_CORPUS = corpus_dir() / "torno-cisneros-v1" / "exchange"  # a few files: quick CLI round trips
@@ -150,7 +150,7 @@ def test_cli_exits_1_on_a_survivor(capsys):
 
 
 def test_cli_refuses_an_unknown_mutant():
-    from conquian_ref.errors import ConquianError
+    from conquian_ref.engine.errors import ConquianError
 
     with pytest.raises(ConquianError, match="unknown mutant"):
         _cli(["--only", "no-such-mutant", "--corpus", str(SMALL_CORPUS)])

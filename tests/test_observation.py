@@ -17,7 +17,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.game import Game
+from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards
 

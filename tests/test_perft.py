@@ -1,6 +1,6 @@
 """Perft, cross-checked by an independent legal-action generator.
 
-`conquian_ref.perft.perft_counts` counts the legal action sequences of depth 1, 2, ... from a
+`conquian_ref.engine.perft.perft_counts` counts the legal action sequences of depth 1, 2, ... from a
 position, using the engine's own move generator (Game.legal) and transitions (Game.apply). This
 file counts them again with a second, naive model of the game written from the rule text of
 docs/rules/ and sharing nothing with the engine but the profile YAML data:
@@ -32,10 +32,10 @@ import random
 
 import pytest
 
-from conquian_ref.game import Game
-from conquian_ref.perft import divide, perft_counts
-from conquian_ref.errors import IllegalAction
-from conquian_ref.scenario import corpus_dir, load_corpus
+from conquian_ref.engine.game import Game
+from conquian_ref.engine.perft import divide, perft_counts
+from conquian_ref.engine.errors import IllegalAction
+from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 from helpers import AA, TC, all_cards, naive_fits, naive_use_options
 

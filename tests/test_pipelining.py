@@ -8,12 +8,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conquian_ref.adapter import ReferenceAdapter
-from conquian_ref.check import run_check
-from conquian_ref.game import Game
-from conquian_ref.perft import divide
-from conquian_ref.profile import load_profile
-from conquian_ref.scenario import corpus_dir, load_corpus
+from conquian_ref.conformance.adapter import ReferenceAdapter
+from conquian_ref.conformance.check import run_check
+from conquian_ref.engine.game import Game
+from conquian_ref.engine.perft import divide
+from conquian_ref.spec.profiles import load_profile
+from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 ADAPTERS = Path(__file__).parent / "adapters"
 SCENARIOS, _ = load_corpus([corpus_dir()])

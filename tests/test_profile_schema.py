@@ -2,7 +2,7 @@
 
 Pins that the shipped profiles are valid, that the schema is closed (no unknown fields, no
 values outside the policy enums, no missing fields) and that it already admits the
-"Spielanleitung" variations. Imports only conquian_ref.schemas, yaml and jsonschema.
+"Spielanleitung" variations. Imports only conquian_ref.spec.schemas, yaml and jsonschema.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from conquian_ref.schemas import load_schema, registry, schema_names, validator
+from conquian_ref.spec.schemas import load_schema, registry, schema_names, validator
 
 SHIPPED = ["anglo-american-v1", "torno-cisneros-v1"]
 COMMON = "https://conquian-ref.example/schema/common.schema.json"
 
 
 def shipped_profile_files():
-    return sorted(p.name for p in (resources.files("conquian_ref") / "profiles").iterdir() if p.name.endswith(".yaml"))
+    return sorted(p.name for p in (resources.files("conquian_ref.spec") / "profiles").iterdir() if p.name.endswith(".yaml"))
 
 
 def load(profile_id: str) -> dict:
-    text = (resources.files("conquian_ref") / "profiles" / f"{profile_id}.yaml").read_text(encoding="utf-8")
+    text = (resources.files("conquian_ref.spec") / "profiles" / f"{profile_id}.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text)
 
 
@@ -95,7 +95,7 @@ def test_every_profile_file_in_the_package_validates_and_is_named_by_its_id():
     files = shipped_profile_files()
     assert {f"{p}.yaml" for p in SHIPPED} <= set(files)
     for name in files:
-        data = yaml.safe_load((resources.files("conquian_ref") / "profiles" / name).read_text(encoding="utf-8"))
+        data = yaml.safe_load((resources.files("conquian_ref.spec") / "profiles" / name).read_text(encoding="utf-8"))
         assert errors(data) == [], name
         assert f"{data['id']}.yaml" == name
 

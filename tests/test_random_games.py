@@ -30,8 +30,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.errors import REASONS, IllegalAction
-from conquian_ref.game import Game
+from conquian_ref.engine.errors import REASONS, IllegalAction
+from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards, choose, expected_reason, naive_arrangeable, naive_use_options, places
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conquian_ref.replay import ReferenceDriver, replay
-from conquian_ref.scenario import corpus_dir, load_corpus
+from conquian_ref.conformance.replay import ReferenceDriver, replay
+from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 SCENARIOS, PROBLEMS = load_corpus([corpus_dir()])
 

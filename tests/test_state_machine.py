@@ -40,8 +40,8 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from conquian_ref.errors import REASONS, IllegalAction, MalformedInput
-from conquian_ref.game import Game
+from conquian_ref.engine.errors import REASONS, IllegalAction, MalformedInput
+from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards, choose, expected_reason, naive_arrangeable, places
 

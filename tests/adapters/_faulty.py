@@ -1,6 +1,6 @@
 """Shared loop of the deliberately faulty adapters in this folder (tests/test_check_robustness.py).
 
-Each script wraps the reference adapter (conquian_ref.adapter.ReferenceAdapter) and misbehaves
+Each script wraps the reference adapter (conquian_ref.conformance.adapter.ReferenceAdapter) and misbehaves
 in one way, as its docstring says. The handshake is answered correctly unless the script takes
 it over; the fault strikes on the requests after it that the options below select. Common
 options, parsed from the command line:
@@ -33,7 +33,7 @@ from pathlib import Path
 # Make `conquian_ref` importable when the script runs from anywhere (no install needed).
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from conquian_ref.adapter import ReferenceAdapter  # noqa: E402
+from conquian_ref.conformance.adapter import ReferenceAdapter  # noqa: E402
 
 
 def parse_args(argv=None) -> argparse.Namespace:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from conquian_ref.adapter import ReferenceAdapter  # noqa: E402
+from conquian_ref.conformance.adapter import ReferenceAdapter  # noqa: E402
 
 RAISES = {"left": 0}  # how many setups still raise; the test sets it
 

@@ -10,7 +10,7 @@ def fault(request, args, adapter):
 
 
 if __name__ == "__main__":
-    from conquian_ref.adapter import ReferenceAdapter
+    from conquian_ref.conformance.adapter import ReferenceAdapter
 
     plain = ReferenceAdapter.cmd_state
     ReferenceAdapter.cmd_state = lambda self, request: {**plain(self, request), "padding": "x" * 60_000}

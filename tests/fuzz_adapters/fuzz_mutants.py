@@ -12,7 +12,7 @@ Each wraps the reference adapter and gets one thing wrong, the way a real engine
 
 from __future__ import annotations
 
-from conquian_ref.adapter import ReferenceAdapter
+from conquian_ref.conformance.adapter import ReferenceAdapter
 
 
 class LatePassRefused(ReferenceAdapter):

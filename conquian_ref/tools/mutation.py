@@ -1,7 +1,7 @@
 """Mutation analysis of the scenario corpus: does the corpus catch every deliberately wrong engine?
 
-Each mutant of conquian_ref.mutants breaks one rule. Here each one is run against the corpus
-through the conformance protocol in direct mode (`python:conquian_ref.mutants:adapter_for_<id>`,
+Each mutant of conquian_ref.tools.mutants breaks one rule. Here each one is run against the corpus
+through the conformance protocol in direct mode (`python:conquian_ref.tools.mutants:adapter_for_<id>`,
 the same path `conquian-ref check --impl ...` takes), and the scenarios that catch it are
 recorded. A scenario *catches* a mutant when the reference engine passes it and the mutant
 fails it (a disagreement) or errors on it (the adapter misbehaves). A mutant is *caught* when at
@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ConquianError
+from ..engine.errors import ConquianError
 
 FIRST_IDS = 5  # scenario ids shown per mutant in the text report
 
@@ -62,7 +62,7 @@ class MutationReport:
     reference_failures: list[str]  # scenario ids the reference itself fails (should be none)
     results: list[MutantResult]
     seconds: float = 0.0
-    not_run: list[str] = field(default_factory=list)  # unreachable mutants left out (conquian_ref.mutants)
+    not_run: list[str] = field(default_factory=list)  # unreachable mutants left out (conquian_ref.tools.mutants)
 
     @property
     def caught(self) -> list[MutantResult]:
@@ -113,7 +113,7 @@ class MutationReport:
 
 def load_scenarios(corpus: Path | str | None = None) -> tuple[str, list]:
     """(corpus folder, scenarios); ConquianError if the corpus has problems (run lint)."""
-    from .scenario import corpus_dir, load_corpus
+    from ..spec.scenario import corpus_dir, load_corpus
 
     folder = Path(corpus) if corpus else corpus_dir()
     if not folder.exists():
@@ -127,8 +127,8 @@ def load_scenarios(corpus: Path | str | None = None) -> tuple[str, list]:
 def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: frozenset = frozenset()) -> dict[str, str]:
     """Replay `scenarios` against `impl` over the protocol; {scenario id: failure text} for those
     that failed or errored (`skip`: ids not to run; `stop_at_first`: stop at the first failure)."""
-    from .check import _run_one  # the runner's own classification (skipped, failed, errored)
-    from .impl import AdapterFailure, Connection
+    from ..conformance.check import _run_one  # the runner's own classification (skipped, failed, errored)
+    from ..conformance.impl import AdapterFailure, Connection
 
     conn = Connection(impl)
     failures: dict[str, str] = {}
@@ -159,7 +159,7 @@ def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: fr
 
 
 def run_mutant(mutant, scenarios: list, reference_failures=(), stop_at_first: bool = False) -> MutantResult:
-    """Replay the corpus against one mutant (a conquian_ref.mutants.Mutant)."""
+    """Replay the corpus against one mutant (a conquian_ref.tools.mutants.Mutant)."""
     started = time.perf_counter()
     failures = replay_all(mutant.impl, scenarios, stop_at_first, frozenset(reference_failures))
     result = MutantResult(mutant.id, mutant.rules, mutant.description, mutant.kind, seconds=time.perf_counter() - started)
@@ -172,7 +172,7 @@ def run_mutant(mutant, scenarios: list, reference_failures=(), stop_at_first: bo
 def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None, scenarios: list | None = None) -> MutationReport:
     """Run the selected mutants (all by default) against the corpus and report what caught them.
     `scenarios` may be given already loaded (the tests do); else the corpus folder is loaded."""
-    from .impl import REFERENCE
+    from ..conformance.impl import REFERENCE
     from .mutants import MUTANTS, reachable_mutants
 
     unknown = [n for n in names or [] if n not in MUTANTS]
@@ -206,7 +206,7 @@ def configure(parser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m conquian_ref.mutation`, until the subcommand is registered in cli.py."""
+    """`python -m conquian_ref.tools.mutation`, until the subcommand is registered in cli.py."""
     import argparse
     import sys
 

@@ -2,7 +2,7 @@
 
 The main job of the project. For each selected scenario: skip it if the implementation does
 not support its profile or a capability it needs; otherwise replay it over the protocol
-(conquian_ref.impl) and classify the result:
+(conquian_ref.conformance.impl) and classify the result:
 
 | status  | meaning                                                                  |
 |---------|--------------------------------------------------------------------------|
@@ -25,11 +25,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ConquianError
+from ..engine.errors import ConquianError
 from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
 from .progress import progress_bar
 from .replay import Failure, replay
-from .scenario import Scenario, corpus_dir, load_corpus
+from ..spec.scenario import Scenario, corpus_dir, load_corpus
 
 STOP_AFTER = 5  # identical adapter failures in a row that stop the run
 CORE = {"state"}  # capabilities every implementation must declare

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ConquianError, MalformedInput
+from ..engine.errors import ConquianError, MalformedInput
 from .yamlfile import YamlError, line_of, load_with_lines, path_text
 
 
@@ -77,7 +77,7 @@ class ScenarioInvalid(ConquianError):
 
 def load_scenario(path: Path | str) -> Scenario:
     """Load and check one scenario file (checks 1-4); raise ScenarioInvalid listing its problems."""
-    from .profile import PROFILE_IDS
+    from .profiles import PROFILE_IDS
 
     path = Path(path)
     try:
@@ -126,9 +126,9 @@ def field_path(field_name: str) -> tuple:
 
 def _card_problems(scenario: Scenario) -> list[Problem]:
     """Cards exist, the deal is complete and has no card twice (the engine's own setup checks)."""
-    from .actions import parse_action
-    from .game import Game
-    from .profile import load_profile
+    from ..engine.actions import parse_action
+    from ..engine.game import Game
+    from .profiles import load_profile
 
     if "match" in scenario.data:
         return []  # a match scenario names no cards

@@ -419,7 +419,7 @@ class Game:
         }
 
     def observation(self, seat: int) -> dict:
-        """What `seat` may know (C-OBS-1); see conquian_ref.observation."""
+        """What `seat` may know (C-OBS-1); see conquian_ref.engine.observation."""
         from .observation import observe
 
         return observe(self, seat)

@@ -36,9 +36,9 @@ import statistics
 import sys
 import time
 
-from .cards import count
-from .melds import meld_table
-from .profile import Profile
+from ..engine.cards import count
+from ..engine.melds import meld_table
+from ..engine.profile import Profile
 from .simulate import game_seed, new_game, simulate
 
 # Workload sizes: (full run, --quick)
@@ -283,9 +283,9 @@ def bench_conformance(repeats: int) -> dict:
     The replays exclude the loading, which every path shares. Best of `repeats`."""
     import sys as _sys
 
-    from .check import run_check
-    from .replay import ReferenceDriver, replay
-    from .scenario import corpus_dir, load_corpus
+    from ..conformance.check import run_check
+    from ..conformance.replay import ReferenceDriver, replay
+    from ..spec.scenario import corpus_dir, load_corpus
 
     def best(work) -> tuple[float, object]:
         """The best time of `repeats` runs of `work`, and what it returned."""
@@ -296,10 +296,10 @@ def bench_conformance(repeats: int) -> dict:
             times.append(time.perf_counter() - started)
         return min(times), result
 
-    from .impl import Connection
-    from .profile import PROFILE_IDS, load_profile
+    from ..conformance.impl import Connection
+    from ..spec.profiles import PROFILE_IDS, load_profile
 
-    adapter = f"{_sys.executable} -m conquian_ref.adapter"
+    adapter = f"{_sys.executable} -m conquian_ref.conformance.adapter"
 
     def start_adapter() -> None:
         # What a run pays once per adapter process: starting Python, the handshake, and the

@@ -16,7 +16,7 @@ report it against the scenario where it happened, restart the adapter and go on:
 | bad_answer  | valid JSON but not an answer of the protocol (missing fields)        |
 | error       | the adapter answered with an error object (not a rule refusal)       |
 
-`ImplementationDriver` turns a connection into the driver interface of conquian_ref.replay.
+`ImplementationDriver` turns a connection into the driver interface of conquian_ref.conformance.replay.
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ def _load_python_adapter(spec: str):
 
 
 class ImplementationDriver:
-    """The replay driver interface (see conquian_ref.replay) over a Connection."""
+    """The replay driver interface (see conquian_ref.conformance.replay) over a Connection."""
 
     def __init__(self, connection: Connection):
         self.conn = connection
@@ -424,16 +424,16 @@ class ImplementationDriver:
 
 def deck_order(profile_id: str, setup: dict) -> list[str]:
     """The deck order that deals `setup`'s hands and stock (for an implementation without setup_hands)."""
-    from .dealing import undeal
-    from .profile import load_profile
+    from ..engine.dealing import undeal
+    from ..spec.profiles import load_profile
 
     return undeal(load_profile(profile_id), setup["hands"], setup["stock"], setup["dealer"])
 
 
 def hands_and_stock(profile_id: str, setup: dict) -> dict:
     """The hands and stock dealt from `setup`'s deck order (for an implementation without setup_deck)."""
-    from .dealing import deal
-    from .profile import load_profile
+    from ..engine.dealing import deal
+    from ..spec.profiles import load_profile
 
     hands, stock = deal(load_profile(profile_id), setup["deck"], setup["dealer"])
     return {"hands": hands, "stock": stock}

@@ -1,6 +1,7 @@
 """Rule profiles: every variable policy of a Conquian game, as a data file.
 
-A profile is a YAML file in `conquian_ref/profiles/`, validated by `schema/profile.schema.json`.
+A profile is a YAML file in `conquian_ref/spec/profiles/`, validated by `schema/profile.schema.json`
+and loaded by conquian_ref.spec.profiles; this module only turns its data into a `Profile`.
 The engine never subclasses per profile: it reads these fields. The schema admits the
 "Spielanleitung" variations (52 cards, two decks, four players, ...); `SUPPORTED` lists what
 the reference engine implements today, and loading anything else fails with one clear line.
@@ -9,16 +10,9 @@ the reference engine implements today, and loading anything else fails with one 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from pathlib import Path
-
-import yaml
 
 from .cards import Deck
 from .errors import MalformedInput
-
-PROFILE_IDS = ("torno-cisneros-v1", "anglo-american-v1")
 
 # Policy values the engine implements now; the schema allows more (see docs/rules/rulings.md,
 # "Seed-002 variations not yet profiled").
@@ -73,16 +67,9 @@ def _check_supported(data: dict, source: str) -> None:
         raise MalformedInput(f"{source}: target", "the target must be hand_size + 1 (ruling RUL-1)")
 
 
-def profile_from_data(data: dict, source: str = "profile", validate: bool = True) -> Profile:
-    """Validate profile data against the schema and build a Profile."""
-    if validate:
-        from .schemas import validator
-
-        errors = sorted(validator("profile.schema.json").iter_errors(data), key=lambda e: list(e.absolute_path))
-        if errors:
-            err = errors[0]
-            field = ".".join(str(p) for p in err.absolute_path) or "(top)"
-            raise MalformedInput(f"{source}: {field}", err.message)
+def profile_from_data(data: dict, source: str = "profile") -> Profile:
+    """Build a Profile from profile data that has the schema's shape (conquian_ref.spec.profiles
+    validates files against the schema before calling this)."""
     _check_supported(data, source)
     deck = Deck.from_profile_data(data["deck"])
     melds = data["melds"]
@@ -103,25 +90,3 @@ def profile_from_data(data: dict, source: str = "profile", validate: bool = True
         match=data["match"],
         data=data,
     )
-
-
-@cache
-def load_profile(name: str) -> Profile:
-    """A shipped profile by id (e.g. "torno-cisneros-v1"), or a profile YAML file by path."""
-    if name in PROFILE_IDS:
-        text = (resources.files("conquian_ref") / "profiles" / f"{name}.yaml").read_text(encoding="utf-8")
-        source = f"{name}.yaml"
-    else:
-        path = Path(name)
-        if not path.is_file():
-            raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
-        text, source = path.read_text(encoding="utf-8"), str(path)
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise MalformedInput(source, f"not valid YAML: {exc}".splitlines()[0]) from None
-    if not isinstance(data, dict):
-        raise MalformedInput(source, "a profile is a YAML mapping")
-    # The shipped profiles are validated against the schema by the test suite
-    # (tests/test_profile_schema.py); skipping it here keeps an adapter's start-up short.
-    return profile_from_data(data, source, validate=name not in PROFILE_IDS)

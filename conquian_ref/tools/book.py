@@ -1,6 +1,6 @@
 """`conquian-ref book [--out DIR]`: the annotated rulebook, as static HTML.
 
-The rules (docs/rules/*.md, read through conquian_ref.rulebook) and the scenario corpus are
+The rules (docs/rules/*.md, read through conquian_ref.spec.rulebook) and the scenario corpus are
 rendered into plain files that open in any browser without a server: relative links, one small
 CSS file and a little vanilla JavaScript for the search box; nothing is fetched from a network.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
 
-from .errors import REASONS, ConquianError
+from ..engine.errors import REASONS, ConquianError
 
 PAGES_MANIFEST = ".conquian-book-manifest"
 RULE_ID = re.compile(r"\b(?:(?:C|TC|AA)-[A-Z]+-[1-9][0-9]*|RUL-[1-9][0-9]*)\b")
@@ -362,9 +362,9 @@ def _picture(game) -> Picture:
 
 
 def walk(scenario) -> Walk:
-    """Replay `scenario` on the reference engine: the verdict of conquian_ref.replay, and the
+    """Replay `scenario` on the reference engine: the verdict of conquian_ref.conformance.replay, and the
     position before and after every step."""
-    from .replay import ReferenceDriver, replay
+    from ..conformance.replay import ReferenceDriver, replay
 
     result = Walk()
     try:
@@ -402,9 +402,9 @@ def walk(scenario) -> Walk:
 
 
 def _walk_match(scenario) -> dict:
-    from .match import Match
-    from .outcome import Outcome
-    from .profile import load_profile
+    from ..engine.match import Match
+    from ..engine.outcome import Outcome
+    from ..spec.profiles import load_profile
 
     spec = scenario.data["match"]
     match = Match(load_profile(scenario.profile), spec["first_dealer"])
@@ -463,9 +463,9 @@ class BuildResult:
 
 class Book:
     def __init__(self, corpus: Path):
-        from .profile import PROFILE_IDS, load_profile
-        from .rulebook import load_rules, rules_dir, rules_for
-        from .scenario import load_corpus
+        from ..spec.profiles import PROFILE_IDS, load_profile
+        from ..spec.rulebook import load_rules, rules_dir, rules_for
+        from ..spec.scenario import load_corpus
 
         self.profiles = list(PROFILE_IDS)
         self.profile_objs = {p: load_profile(p) for p in self.profiles}
@@ -508,7 +508,7 @@ class Book:
 
     def _sections(self) -> dict[str, str]:
         """The `## ` section each rule heading stands under, per document."""
-        from .rulebook import DOCUMENTS, HEADING
+        from ..spec.rulebook import DOCUMENTS, HEADING
 
         found = {}
         for name in DOCUMENTS:
@@ -1186,7 +1186,7 @@ First dealer: seat {esc(spec['first_dealer'])}; the dealer alternates after ever
         return f"a draw: {how}"
 
     def outcome_section(self, e: Entry, page: str) -> str:
-        from .outcome import HOW
+        from ..engine.outcome import HOW
 
         expected = e.scenario.data.get("outcome")
         got = (e.walk.final or {}).get("outcome")
@@ -1314,7 +1314,7 @@ def _cells(line: str) -> list[str]:
 def build(out: Path | str = "book", corpus: Path | str | None = None) -> BuildResult:
     """Render the book into `out`; returns what was written. Files written by an earlier build and
     not written again (a withdrawn scenario) are removed; nothing else in `out` is touched."""
-    from .scenario import corpus_dir
+    from ..spec.scenario import corpus_dir
 
     started = time.perf_counter()
     out = Path(out)

@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass, field
 
 from .compare import compare_actions, mismatches
-from .errors import IllegalAction
-from .scenario import Scenario
+from ..engine.errors import IllegalAction
+from ..spec.scenario import Scenario
 
 
 @dataclass
@@ -59,8 +59,8 @@ class ReferenceDriver:
     name = "conquian-ref reference engine"
 
     def setup(self, profile_id: str, setup: dict) -> None:
-        from .game import Game
-        from .profile import load_profile
+        from ..engine.game import Game
+        from ..spec.profiles import load_profile
 
         profile = load_profile(profile_id)
         if "deck" in setup:
@@ -78,9 +78,9 @@ class ReferenceDriver:
 
     def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
         """The match's score after these deal outcomes (points, next dealer, winner)."""
-        from .match import Match
-        from .outcome import Outcome
-        from .profile import load_profile
+        from ..engine.match import Match
+        from ..engine.outcome import Outcome
+        from ..spec.profiles import load_profile
 
         match = Match(load_profile(profile_id), first_dealer)
         for outcome in outcomes:
@@ -99,12 +99,12 @@ class ReferenceDriver:
         return self.game.legal_actions(seat)
 
     def perft(self, depth: int) -> list[int]:
-        from .perft import perft_counts
+        from ..engine.perft import perft_counts
 
         return perft_counts(self.game, depth)
 
     def divide(self, depth: int) -> dict[str, int]:
-        from .perft import divide
+        from ..engine.perft import divide
 
         return divide(self.game, depth)
 

@@ -28,10 +28,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .game import Game
-from .outcome import HOW
-from .profile import Profile
-from .progress import progress_bar
+from ..engine.game import Game
+from ..engine.outcome import HOW
+from ..engine.profile import Profile
+from ..conformance.progress import progress_bar
 
 MAX_ACTIONS = 100_000  # a deal is finite (exposed cards only grow, rejects use up the stock); guard anyway
 PROGRESS_MIN_GAMES = 2_000  # show a progress bar only for runs at least this long (and on a TTY)

@@ -16,7 +16,7 @@ What it normalises, and nothing else:
 
 Everything else is left exactly as written: comments (a comment line just above a key moves
 with it), blank lines, quoting, the card spellings, flow or block style of the rest. The file
-is edited as text at the nodes' positions (conquian_ref.yamltext), and the result is read back
+is edited as text at the nodes' positions (conquian_ref.tools.yamltext), and the result is read back
 and compared with the original data: a change of meaning would be a bug, and such a file is
 reported and left alone. Running fmt twice changes nothing the second time.
 
@@ -32,9 +32,9 @@ from pathlib import Path
 
 import yaml
 
-from .errors import ConquianError
-from .scenario import Problem, find_scenario_files
-from .yamlfile import YamlError
+from ..engine.errors import ConquianError
+from ..spec.scenario import Problem, find_scenario_files
+from ..spec.yamlfile import YamlError
 from .yamltext import Edit, NodeIndex, apply_edits, compose, content_end, line_start, safe_load, unified_diff
 
 TOP_ORDER = ("id", "title", "profile", "rules", "tags", "annotation", "setup", "steps", "outcome", "match")
@@ -90,7 +90,7 @@ def format_text(text: str) -> str:
 
 
 def _deck_of(data: object):
-    from .profile import PROFILE_IDS, load_profile
+    from ..spec.profiles import PROFILE_IDS, load_profile
 
     if isinstance(data, dict) and data.get("profile") in PROFILE_IDS:
         return load_profile(data["profile"]).deck

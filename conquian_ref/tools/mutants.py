@@ -7,13 +7,13 @@ a `MutantTable` with a changed list of melds, a copy of a profile with one field
 registered with `@mutant(id, rules, description)`: the rule ids it breaks and a one-line
 description; the comment in its body quotes the rule it breaks.
 
-The corpus must catch every mutant: replayed against it (conquian_ref.mutation, `conquian-ref
+The corpus must catch every mutant: replayed against it (conquian_ref.tools.mutation, `conquian-ref
 mutants`), at least one scenario that the reference passes must fail. A mutant that survives
 shows a rule that no scenario really pins down.
 
 Each mutant is reachable through the protocol's direct mode as
-`python:conquian_ref.mutants:adapter_for_<id with "_" for "-">`, e.g.
-`conquian-ref check --impl python:conquian_ref.mutants:adapter_for_run_wraps`.
+`python:conquian_ref.tools.mutants:adapter_for_<id with "_" for "-">`, e.g.
+`conquian-ref check --impl python:conquian_ref.tools.mutants:adapter_for_run_wraps`.
 
 Mutants that cannot be told apart from the reference by any game (equivalent mutants) are left
 out on purpose; docs/mutation.md lists them (for instance the run maximum, RUL-2).
@@ -26,15 +26,15 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations, product
 
-from .actions import Action
-from .adapter import ReferenceAdapter, _field
-from .cards import Deck, bit, cards_of, count, mask_of
-from .dealing import deal
-from .game import SEATS, Game, other
-from .match import Match
-from .melds import _CACHE_SIZE, MeldTable
-from .outcome import Outcome
-from .profile import load_profile
+from ..engine.actions import Action
+from ..conformance.adapter import ReferenceAdapter, _field
+from ..engine.cards import Deck, bit, cards_of, count, mask_of
+from ..engine.dealing import deal
+from ..engine.game import SEATS, Game, other
+from ..engine.match import Match
+from ..engine.melds import _CACHE_SIZE, MeldTable
+from ..engine.outcome import Outcome
+from ..spec.profiles import load_profile
 
 TC, AA = "torno-cisneros-v1", "anglo-american-v1"
 

@@ -14,10 +14,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import REASONS
-from .profile import PROFILE_IDS
-from .rulebook import rules_for
-from .scenario import corpus_dir, load_corpus
+from ..engine.errors import REASONS
+from ..spec.profiles import PROFILE_IDS
+from ..spec.rulebook import rules_for
+from ..spec.scenario import corpus_dir, load_corpus
 
 
 def _exempt_from_fired(rule_id: str) -> bool:
@@ -53,7 +53,7 @@ class Coverage:
 
 
 def measure(paths: list[Path | str]) -> Coverage:
-    from .replay import ReferenceDriver, replay
+    from ..conformance.replay import ReferenceDriver, replay
 
     scenarios, _ = load_corpus(paths)
     cov = Coverage(reasons={code: [] for code in REASONS})

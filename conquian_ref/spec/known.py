@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import ConquianError
+from ..engine.errors import ConquianError
 from .yamlfile import YamlError, line_of, load_with_lines, path_text
 
 

@@ -14,4 +14,4 @@ def shipped_dir(packaged: str, source: str) -> Path:
     inside = Path(str(resources.files("conquian_ref") / packaged))
     if inside.is_dir():
         return inside
-    return Path(__file__).resolve().parent.parent / source
+    return Path(__file__).resolve().parents[2] / source

@@ -20,7 +20,7 @@ what the engine gives at that point (after the step's action, like every check).
 it would replay a different game. The result is shown as a unified diff of the file; it is
 written only with --write, or after a yes on a terminal, and only if the recorded file passes
 `conquian-ref lint`. Nothing else in the file changes: the values are spliced into the text at
-the placeholders' positions (conquian_ref.yamltext), so comments and layout stay as they were.
+the placeholders' positions (conquian_ref.tools.yamltext), so comments and layout stay as they were.
 
 Recording is a convenience, not an oracle: read the diff. Each recorded value must agree with
 your own reading of the rules; where it does not, the engine or the rule text is wrong, and
@@ -35,9 +35,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ConquianError, IllegalAction, MalformedInput
-from .scenario import Problem, field_path
-from .yamlfile import YamlError, line_of, path_text
+from ..engine.errors import ConquianError, IllegalAction, MalformedInput
+from ..spec.scenario import Problem, field_path
+from ..spec.yamlfile import YamlError, line_of, path_text
 from .yamltext import apply_edits, confirm, interactive, is_flow, load, render_at, unified_diff
 
 PLACEHOLDER = "record"
@@ -159,8 +159,8 @@ def _has_placeholder(value: object) -> bool:
 
 def record_text(path: Path, text: str) -> Recording:
     """Fill the placeholders of one draft (its text given); the result is checked with lint."""
-    from .profile import PROFILE_IDS
-    from .replay import ReferenceDriver
+    from ..spec.profiles import PROFILE_IDS
+    from ..conformance.replay import ReferenceDriver
 
     draft = _Draft(path, text)
     data = draft.data

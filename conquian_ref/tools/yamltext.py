@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .yamlfile import YamlError, loads_with_lines
+from ..spec.yamlfile import YamlError, loads_with_lines
 
 WIDTH = 96  # the longest line `record` writes in flow style before switching to block style
 

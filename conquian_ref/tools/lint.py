@@ -1,6 +1,6 @@
 """`conquian-ref lint [PATHS]`: check scenario files, one line per problem.
 
-Runs every check of conquian_ref.scenario (YAML, schema, cards, rule ids, unique ids) and then
+Runs every check of conquian_ref.spec.scenario (YAML, schema, cards, rule ids, unique ids) and then
 replays each valid scenario on the reference engine: a step that does not replay as written is
 a problem too, reported at that step's line. Never a traceback: every problem is a line
 `file:line: field: message`.
@@ -11,13 +11,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .errors import ConquianError
-from .scenario import Problem, corpus_dir, load_corpus
+from ..engine.errors import ConquianError
+from ..spec.scenario import Problem, corpus_dir, load_corpus
 
 
 def lint(paths: list[Path | str], replay_steps: bool = True) -> tuple[int, list[Problem]]:
     """(number of scenarios read, every problem found)."""
-    from .replay import ReferenceDriver, replay
+    from ..conformance.replay import ReferenceDriver, replay
 
     scenarios, problems = load_corpus(paths)
     if replay_steps:

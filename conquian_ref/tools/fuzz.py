@@ -44,14 +44,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .actions import FIELDS
-from .cards import cards_of
-from .compare import compare_actions, mismatches
-from .errors import ConquianError, IllegalAction
-from .game import Game
-from .impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
-from .profile import Profile
-from .progress import progress_bar
+from ..engine.actions import FIELDS
+from ..engine.cards import cards_of
+from ..conformance.compare import compare_actions, mismatches
+from ..engine.errors import ConquianError, IllegalAction
+from ..engine.game import Game
+from ..conformance.impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
+from ..engine.profile import Profile
+from ..conformance.progress import progress_bar
 from .simulate import game_seed
 from .yamltext import flow
 
@@ -505,8 +505,8 @@ def scenario_data(spec: GameSpec, divergence: Divergence, caps: set[str], scenar
     """The scenario of a failing game, its expectations recorded from the reference engine: every
     action up to the divergence with the reference's answer, then at the diverging step a legal
     check (before the action) and a state check (after it)."""
-    from .profile import load_profile
-    from .rulebook import rules_for
+    from ..spec.profiles import load_profile
+    from ..spec.rulebook import rules_for
 
     profile = load_profile(spec.profile)
     game = Game.from_deck(profile, spec.deck, spec.dealer)
@@ -580,7 +580,7 @@ def _legal_rules(game: Game, divergence: Divergence) -> list[str]:
 
 def free_id(profile: Profile, out: Path) -> str:
     """The first <prefix>-99NN used neither in the bundled corpus nor in `out`."""
-    from .scenario import corpus_dir, find_scenario_files
+    from ..spec.scenario import corpus_dir, find_scenario_files
 
     prefix = profile.rule_prefix.lower()
     used = set()
@@ -709,7 +709,7 @@ def run_fuzz(
 ) -> FuzzRun:
     """Fuzz `impl` against the reference; stop at the first divergence, shrink it and write its
     scenario to `out`. ConquianError (one line) when the implementation cannot be fuzzed at all."""
-    from .profile import PROFILE_IDS, load_profile
+    from ..spec.profiles import PROFILE_IDS, load_profile
 
     if seed is None:
         seed = secrets.randbelow(2**32)
@@ -768,7 +768,7 @@ def run_fuzz(
 
 def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_seconds, echo) -> None:
     from .lint import lint
-    from .profile import load_profile
+    from ..spec.profiles import load_profile
 
     div, spec = run.divergence, run.original
     run.reproduce = reproduce_command(run.impl, run.profile, run.seed, run.game, str(out), timeout)
@@ -812,8 +812,8 @@ def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_se
 # -- the command line ----------------------------------------------------------------------------------
 def configure(parser: argparse.ArgumentParser):
     """Add the options of `conquian-ref fuzz` to `parser`; return its runner (args -> exit status)."""
-    from .cli import non_negative_int, positive_int
-    from .profile import PROFILE_IDS
+    from .options import non_negative_int, positive_int
+    from ..spec.profiles import PROFILE_IDS
 
     parser.add_argument(
         "--impl", default=REFERENCE, metavar="CMD",

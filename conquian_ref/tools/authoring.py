@@ -7,7 +7,7 @@ path: new -> edit -> record -> lint -> fmt -> pre-commit):
         --title "The non-dealer sets the opening card with two fours" \\
         --hand1 "4O 4E" --stock-top 4C
 
-It validates the rule ids against the profile (conquian_ref.rulebook.rules_for), takes the next
+It validates the rule ids against the profile (conquian_ref.spec.rulebook.rules_for), takes the next
 free id of the profile, completes each hand with harmless cards and the stock with every card
 left (each card exactly once), and writes scenarios/<profile>/<area>/<id>-<slug>.yaml: the
 modeline, the fields, a TODO annotation, and a steps section holding a first check to record
@@ -49,7 +49,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from .errors import ConquianError, MalformedInput
+from ..engine.errors import ConquianError, MalformedInput
 
 AREAS = ("deck", "deal", "exchange", "opening", "melds", "turn", "force", "end", "match", "examples", "golden", "perft")
 MODELINE = "# yaml-language-server: $schema=../../../schema/scenario.schema.json"
@@ -118,7 +118,7 @@ def _ask(question: str, default: str | None = None) -> str:
 
 def _complete_args(args: argparse.Namespace) -> None:
     """Ask for what the command line left out, on a terminal only; else name what is missing."""
-    from .profile import PROFILE_IDS
+    from ..spec.profiles import PROFILE_IDS
     from .yamltext import interactive
 
     asking = interactive()
@@ -154,7 +154,7 @@ def _complete_args(args: argparse.Namespace) -> None:
 
 # -- validation -------------------------------------------------------------------------------------
 def parse_rules(profile_id: str, text: str) -> list[str]:
-    from .rulebook import load_rules, rules_for
+    from ..spec.rulebook import load_rules, rules_for
 
     ids = [r for r in re.split(r"[\s,]+", text.strip().strip("[]")) if r]
     if not ids:
@@ -448,8 +448,8 @@ def draft_text(profile, scenario_id: str, title: str, rules: list[str], area: st
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from .profile import PROFILE_IDS, load_profile
-    from .scenario import corpus_dir
+    from ..spec.profiles import PROFILE_IDS, load_profile
+    from ..spec.scenario import corpus_dir
 
     _complete_args(args)
     if args.profile not in PROFILE_IDS:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from .errors import ConquianError
-from .schemas import definition_validator
+from ..engine.errors import ConquianError
+from ..spec.schemas import definition_validator
 
 
 class MessageValidator:

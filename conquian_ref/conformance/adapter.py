@@ -1,0 +1,167 @@
+"""The reference adapter: the reference engine behind the conformance protocol (docs/protocol.md).
+
+Run as `python -m conquian_ref.conformance.adapter`: it reads one JSON request per line on stdin and
+writes one JSON answer per line on stdout, until `stop` or the end of input. `ReferenceAdapter`
+is also used in-process (the runner's `direct` mode), so both paths share one handler.
+
+Every answer echoes the request's `seq`. A rule refusal is an ordinary answer
+(`{"result": "refused", "reason": ...}`); anything else that goes wrong (an unknown command,
+malformed input, no deal set up) is an error answer `{"error": {"message": ...}}`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import __version__
+from ..engine.errors import ConquianError, IllegalAction
+
+PROTOCOL_VERSION = 1
+CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match"]
+
+
+class ReferenceAdapter:
+    """Answers protocol requests (dicts) with the reference engine."""
+
+    def __init__(self):
+        self.game = None
+
+    def handle(self, request: object) -> dict:
+        seq = request.get("seq") if isinstance(request, dict) else None
+        try:
+            if not isinstance(request, dict):
+                raise ConquianError("a request is a JSON object")
+            cmd = request.get("cmd")
+            handler = getattr(self, f"cmd_{cmd}", None) if isinstance(cmd, str) else None
+            if handler is None:
+                raise ConquianError(f"unknown command {cmd!r}")
+            answer = handler(request)
+        except ConquianError as exc:
+            answer = {"error": {"message": str(exc)}}
+        except Exception as exc:  # a bug of this adapter: still an answer, never a dead process
+            import traceback
+
+            answer = {"error": {"message": f"internal error: {type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}}
+        return {"seq": seq, **answer}
+
+    def cmd_start(self, request: dict) -> dict:
+        from ..spec.profiles import PROFILE_IDS
+
+        if request.get("version") != PROTOCOL_VERSION:
+            raise ConquianError(f"protocol version {request.get('version')!r} is not supported (this adapter speaks {PROTOCOL_VERSION})")
+        return {
+            "version": PROTOCOL_VERSION,
+            "implementation": {
+                "name": "conquian-ref",
+                "version": __version__,
+                "language": "python",
+                "homepage": None,  # no public home yet
+            },
+            "profiles": list(PROFILE_IDS),
+            "capabilities": CAPABILITIES,
+        }
+
+    def cmd_setup(self, request: dict) -> dict:
+        from ..engine.game import Game
+        from ..spec.profiles import load_profile
+
+        profile = load_profile(_field(request, "profile"))
+        dealer = _field(request, "dealer")
+        if "deck" in request:
+            self.game = Game.from_deck(profile, request["deck"], dealer)
+        else:
+            self.game = Game.from_deal(profile, _field(request, "hands"), _field(request, "stock"), dealer)
+        return {"ok": True}
+
+    def cmd_apply(self, request: dict) -> dict:
+        game = self._game()
+        try:
+            game.apply(_field(request, "seat"), _field(request, "action"))
+        except IllegalAction as exc:
+            return {"result": "refused", "reason": exc.reason, "message": exc.message}
+        return {"result": "accepted"}
+
+    def cmd_state(self, request: dict) -> dict:
+        return {"state": self._game().state_json()}
+
+    def cmd_observation(self, request: dict) -> dict:
+        return {"observation": self._game().observation(_seat(request))}
+
+    def cmd_legal(self, request: dict) -> dict:
+        return {"actions": self._game().legal_actions(_seat(request))}
+
+    def cmd_perft(self, request: dict) -> dict:
+        from ..engine.perft import divide, perft_counts
+
+        depth = _field(request, "depth")
+        if not isinstance(depth, int) or not 1 <= depth <= 4:
+            raise ConquianError("depth is a whole number from 1 to 4")
+        answer = {"counts": perft_counts(self._game(), depth)}
+        if request.get("divide"):
+            answer["divide"] = divide(self._game(), depth)
+        return answer
+
+    def cmd_match(self, request: dict) -> dict:
+        from ..engine.match import Match
+        from ..engine.outcome import Outcome
+        from ..spec.profiles import load_profile
+
+        from ..spec.schemas import definition_validator
+
+        match = Match(load_profile(_field(request, "profile")), _seat(request, "first_dealer"))
+        check_outcome = definition_validator("scenario", "/$defs/outcome")
+        for i, outcome in enumerate(_field(request, "deals")):
+            for err in check_outcome.iter_errors(outcome):
+                raise ConquianError(f"deals[{i}]: {err.message}")
+            if match.is_over:
+                raise ConquianError(f"deals[{i}]: the match was already won before this deal")
+            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
+        full = match.to_json()
+        return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
+
+    def cmd_stop(self, request: dict) -> dict:
+        return {"ok": True}
+
+    def _game(self):
+        if self.game is None:
+            raise ConquianError("no deal is set up: send setup first")
+        return self.game
+
+
+def _field(request: dict, name: str):
+    if name not in request:
+        raise ConquianError(f"the request lacks {name!r}")
+    return request[name]
+
+
+def _seat(request: dict, name: str = "seat") -> int:
+    seat = _field(request, name)
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise ConquianError(f"a seat is 0 or 1, got {seat!r}")
+    return seat
+
+
+def serve(stdin=None, stdout=None) -> int:
+    """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes)."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    adapter = ReferenceAdapter()
+    for line in iter(stdin.readline, b""):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {exc}"}}
+        else:
+            answer = adapter.handle(request)
+        stdout.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+        stdout.flush()
+        if isinstance(request, dict) and request.get("cmd") == "stop":
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())
