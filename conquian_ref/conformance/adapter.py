@@ -16,6 +16,7 @@ import sys
 
 from .. import __version__
 from ..engine.errors import ConquianError, IllegalAction
+from .reference import Reference
 
 PROTOCOL_VERSION = 1
 CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match"]
@@ -24,8 +25,13 @@ CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observati
 class ReferenceAdapter:
     """Answers protocol requests (dicts) with the reference engine."""
 
-    def __init__(self):
-        self.game = None
+    def __init__(self, reference: Reference | None = None):
+        self.reference = reference or Reference()
+
+    @property
+    def game(self):
+        """The deal being played (None before the first setup)."""
+        return self.reference.game
 
     def handle(self, request: object) -> dict:
         seq = request.get("seq") if isinstance(request, dict) else None
@@ -63,15 +69,12 @@ class ReferenceAdapter:
         }
 
     def cmd_setup(self, request: dict) -> dict:
-        from ..engine.game import Game
-        from ..spec.profiles import load_profile
-
-        profile = load_profile(_field(request, "profile"))
-        dealer = _field(request, "dealer")
+        setup = {"dealer": _field(request, "dealer")}
         if "deck" in request:
-            self.game = Game.from_deck(profile, request["deck"], dealer)
+            setup["deck"] = request["deck"]
         else:
-            self.game = Game.from_deal(profile, _field(request, "hands"), _field(request, "stock"), dealer)
+            setup["hands"], setup["stock"] = _field(request, "hands"), _field(request, "stock")
+        self.reference.setup(_field(request, "profile"), setup)
         return {"ok": True}
 
     def cmd_apply(self, request: dict) -> dict:
@@ -92,32 +95,26 @@ class ReferenceAdapter:
         return {"actions": self._game().legal_actions(_seat(request))}
 
     def cmd_perft(self, request: dict) -> dict:
-        from ..engine.perft import divide, perft_counts
-
+        self._game()
         depth = _field(request, "depth")
         if not isinstance(depth, int) or not 1 <= depth <= 4:
             raise ConquianError("depth is a whole number from 1 to 4")
-        answer = {"counts": perft_counts(self._game(), depth)}
+        answer = {"counts": self.reference.perft(depth)}
         if request.get("divide"):
-            answer["divide"] = divide(self._game(), depth)
+            answer["divide"] = self.reference.divide(depth)
         return answer
 
     def cmd_match(self, request: dict) -> dict:
-        from ..engine.match import Match
-        from ..engine.outcome import Outcome
-        from ..spec.profiles import load_profile
-
         from ..spec.schemas import definition_validator
 
-        match = Match(load_profile(_field(request, "profile")), _seat(request, "first_dealer"))
+        profile_id, first_dealer = _field(request, "profile"), _seat(request, "first_dealer")
+        deals = _field(request, "deals")
         check_outcome = definition_validator("scenario", "/$defs/outcome")
-        for i, outcome in enumerate(_field(request, "deals")):
+        for i, outcome in enumerate(deals):
             for err in check_outcome.iter_errors(outcome):
                 raise ConquianError(f"deals[{i}]: {err.message}")
-            if match.is_over:
-                raise ConquianError(f"deals[{i}]: the match was already won before this deal")
-            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
-        full = match.to_json()
+        # A deal after the match is won is an error, not a score (the engine's Match refuses it).
+        full = self.reference.match(profile_id, first_dealer, deals)
         return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
 
     def cmd_stop(self, request: dict) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .reference import Reference
 from .compare import compare_actions, mismatches
 from ..engine.errors import IllegalAction
 from ..spec.scenario import Scenario
@@ -53,66 +54,7 @@ class ReplayResult:
         return self.failure is None
 
 
-class ReferenceDriver:
-    """The reference engine, in-process."""
-
-    name = "conquian-ref reference engine"
-
-    def setup(self, profile_id: str, setup: dict) -> None:
-        from ..engine.game import Game
-        from ..spec.profiles import load_profile
-
-        profile = load_profile(profile_id)
-        if "deck" in setup:
-            self.game = Game.from_deck(profile, setup["deck"], setup["dealer"])
-        else:
-            self.game = Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
-
-    def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
-        """("accepted", None) or ("refused", reason code)."""
-        try:
-            self.game.apply(seat, action)
-        except IllegalAction as exc:
-            return "refused", exc.reason
-        return "accepted", None
-
-    def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
-        """The match's score after these deal outcomes (points, next dealer, winner)."""
-        from ..engine.match import Match
-        from ..engine.outcome import Outcome
-        from ..spec.profiles import load_profile
-
-        match = Match(load_profile(profile_id), first_dealer)
-        for outcome in outcomes:
-            match.record(Outcome(**outcome))
-        self.game = None
-        self._match_rules = match.rules_applied
-        return match.to_json()
-
-    def state(self) -> dict:
-        return self.game.state_json()
-
-    def observation(self, seat: int) -> dict:
-        return self.game.observation(seat)
-
-    def legal(self, seat: int) -> list[dict]:
-        return self.game.legal_actions(seat)
-
-    def perft(self, depth: int) -> list[int]:
-        from ..engine.perft import perft_counts
-
-        return perft_counts(self.game, depth)
-
-    def divide(self, depth: int) -> dict[str, int]:
-        from ..engine.perft import divide
-
-        return divide(self.game, depth)
-
-    @property
-    def rules_fired(self) -> set[str]:
-        if self.game is None:
-            return set(self._match_rules)
-        return set(self.game.rules_fired)
+ReferenceDriver = Reference  # the name replay's callers know; see conquian_ref.conformance.reference
 
 
 def replay(scenario: Scenario, driver, reasons: bool = True) -> ReplayResult:

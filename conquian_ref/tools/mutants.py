@@ -27,7 +27,8 @@ from functools import cached_property, lru_cache
 from itertools import combinations, product
 
 from ..engine.actions import Action
-from ..conformance.adapter import ReferenceAdapter, _field
+from ..conformance.adapter import ReferenceAdapter
+from ..conformance.reference import Reference
 from ..engine.cards import Deck, bit, cards_of, count, mask_of
 from ..engine.dealing import deal
 from ..engine.game import SEATS, Game, other
@@ -162,14 +163,8 @@ class MutantAdapter(ReferenceAdapter):
             _PROFILES[key] = dataclasses.replace(base, **changes) if changes else base
         return _PROFILES[key]
 
-    def cmd_setup(self, request: dict) -> dict:
-        profile = self.profile(_field(request, "profile"))
-        dealer = _field(request, "dealer")
-        if "deck" in request:
-            self.game = self.game_class.from_deck(profile, request["deck"], dealer)
-        else:
-            self.game = self.game_class.from_deal(profile, _field(request, "hands"), _field(request, "stock"), dealer)
-        return {"ok": True}
+    def __init__(self):
+        super().__init__(Reference(self.game_class, self.match_class, self.profile))
 
     def cmd_observation(self, request: dict) -> dict:
         answer = super().cmd_observation(request)
@@ -178,13 +173,6 @@ class MutantAdapter(ReferenceAdapter):
 
     def change_observation(self, obs: dict) -> None:
         pass
-
-    def cmd_match(self, request: dict) -> dict:
-        match = self.match_class(self.profile(_field(request, "profile")), _field(request, "first_dealer"))
-        for outcome in _field(request, "deals"):
-            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
-        full = match.to_json()
-        return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
 
 
 # == the registry =================================================================================

@@ -1,0 +1,94 @@
+"""The one way to drive the reference engine: `Reference`, an in-process driver.
+
+Everything that runs the reference engine goes through this class: the protocol adapter
+(conquian_ref.conformance.adapter wraps a `Reference` behind JSON lines), the scenario replay
+(check, lint, coverage, record, the book) and the mutants (conquian_ref.tools.mutants pass a
+mutant game, match or profile loader). So there is one place where a setup is read, an action
+applied, a state, observation, legal-action list or perft count produced.
+
+A driver answers six calls for a deal (`setup`, `apply`, `state`, `observation`, `legal`,
+`perft`, with `divide` for perft diagnosis) and one for a match (`match`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..engine.errors import IllegalAction, MalformedInput
+from ..engine.game import Game
+from ..engine.match import Match
+from ..engine.outcome import Outcome
+from ..engine.perft import divide, perft_counts
+from ..engine.profile import Profile
+from ..spec.profiles import load_profile
+
+
+class Reference:
+    """The reference engine in-process; `game_class`, `match_class` and `profile_loader` are the
+    engine's own unless a mutant replaces them."""
+
+    name = "conquian-ref reference engine"
+
+    def __init__(
+        self,
+        game_class: type[Game] = Game,
+        match_class: type[Match] = Match,
+        profile_loader: Callable[[str], Profile] = load_profile,
+    ):
+        self.game_class = game_class
+        self.match_class = match_class
+        self.profile_loader = profile_loader
+        self.game: Game | None = None
+        self.last_match: Match | None = None
+
+    # -- a deal --------------------------------------------------------------------------------
+    def setup(self, profile_id: str, setup: dict) -> None:
+        """Start a deal from a deck order (`deck`) or from dealt hands and a stock (`hands`,
+        `stock`); `dealer` in both. Raises MalformedInput naming the field at fault."""
+        profile = self.profile_loader(profile_id)
+        if "deck" in setup:
+            self.game = self.game_class.from_deck(profile, setup["deck"], setup.get("dealer"))
+        else:
+            self.game = self.game_class.from_deal(profile, setup.get("hands"), setup.get("stock"), setup.get("dealer"))
+        self.last_match = None
+
+    def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
+        """("accepted", None) or ("refused", reason code). MalformedInput propagates."""
+        try:
+            self.game.apply(seat, action)
+        except IllegalAction as exc:
+            return "refused", exc.reason
+        return "accepted", None
+
+    def state(self) -> dict:
+        return self.game.state_json()
+
+    def observation(self, seat: int) -> dict:
+        return self.game.observation(seat)
+
+    def legal(self, seat: int) -> list[dict]:
+        return self.game.legal_actions(seat)
+
+    def perft(self, depth: int) -> list[int]:
+        return perft_counts(self.game, depth)
+
+    def divide(self, depth: int) -> dict[str, int]:
+        return divide(self.game, depth)
+
+    # -- a match -------------------------------------------------------------------------------
+    def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
+        """The match's score after these deal outcomes (points, next dealer, winner)."""
+        match = self.match_class(self.profile_loader(profile_id), first_dealer)
+        for i, outcome in enumerate(outcomes):
+            if match.is_over:
+                raise MalformedInput(f"deals[{i}]", "the match was already won before this deal")
+            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
+        self.game, self.last_match = None, match
+        return match.to_json()
+
+    # -- what the engine applied, for rule coverage ---------------------------------------------
+    @property
+    def rules_fired(self) -> set[str]:
+        if self.last_match is not None:
+            return set(self.last_match.rules_applied)
+        return set(self.game.rules_fired) if self.game is not None else set()
