@@ -1,9 +1,55 @@
 """conquian-ref: the executable specification of the card game Conquian.
 
-The reference engine is split into small modules, each implementing a few numbered rules
-(see docs/rules/): `cards` (deck and notation), `profile` (rule profiles as data), `melds`
-(sets, runs and the arrangement solver), `actions` (the action vocabulary), `game` (the state
-machine of one deal), `observation` (what one seat may know), `match` (scoring across deals).
+The public face for a Python engine author (see docs/architecture.md for the whole house):
+
+    >>> import conquian_ref
+    >>> profile = conquian_ref.load_profile("anglo-american-v1")
+    >>> game = conquian_ref.Game.from_seed(profile, seed=1)
+    >>> game.phase
+    'play'
+    >>> try:
+    ...     game.apply(game.dealer, {"type": "reject"})
+    ... except conquian_ref.IllegalAction as refusal:
+    ...     print(refusal.reason)
+    not_your_turn
+
+Everything here comes from the engine (`conquian_ref.engine`, standard library only), except
+`load_profile` and `PROFILE_IDS`, which read the profile files (conquian_ref.spec.profiles) and
+are imported on first use, so that importing the engine never needs PyYAML or jsonschema.
 """
 
 __version__ = "0.1.0"
+
+from .engine.actions import Action, parse_action
+from .engine.errors import REASONS, ConquianError, IllegalAction, MalformedInput
+from .engine.game import Game
+from .engine.match import Match
+from .engine.outcome import Outcome
+from .engine.profile import Profile, profile_from_data
+
+__all__ = [
+    "Action",
+    "ConquianError",
+    "Game",
+    "IllegalAction",
+    "MalformedInput",
+    "Match",
+    "Outcome",
+    "PROFILE_IDS",
+    "Profile",
+    "REASONS",
+    "load_profile",
+    "parse_action",
+    "profile_from_data",
+]
+
+_FROM_SPEC = ("load_profile", "PROFILE_IDS")
+
+
+def __getattr__(name: str):
+    # The profile files are read by the spec floor; import it only when asked (PEP 562).
+    if name in _FROM_SPEC:
+        from .spec import profiles
+
+        return getattr(profiles, name)
+    raise AttributeError(f"module 'conquian_ref' has no attribute {name!r}")
