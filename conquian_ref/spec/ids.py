@@ -34,6 +34,7 @@ SCENARIO_ID = re.compile(r"^[a-z]{2,4}-[0-9]{4}$")
 
 
 def is_rule_id(text: object) -> bool:
+    """Whether `text` is a rule id of the grammar (which rules exist is docs/rules' business)."""
     return isinstance(text, str) and RULE_ID.fullmatch(text) is not None
 
 

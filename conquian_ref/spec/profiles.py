@@ -58,6 +58,7 @@ def load_profile(name: str) -> Profile:
 
 
 def _parse(text: str, source: str) -> dict:
+    """A profile file's text as a mapping, safely loaded; MalformedInput naming `source` if not."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

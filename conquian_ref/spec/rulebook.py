@@ -30,6 +30,8 @@ SHARED_PREFIXES = ("C-", "RUL-")
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule or ruling as written: its id, title, document, text, and whether it is deprecated."""
+
     id: str
     title: str
     document: str

@@ -10,7 +10,8 @@ file never produces a traceback. The checks, in order:
    id starts with its rule prefix in lower case; every card exists in its deck, the deal is
    complete with no card twice, every action's cards exist (the engine's MalformedInput, mapped
    back to the field; spec/setup_check.py);
-4. every cited rule id exists and applies to the profile;
+4. every cited rule id exists and applies to the profile, and no check names an
+   implementation-defined key (`history`, docs/protocol.md);
 5. (corpus-wide) ids are unique;
 6. (with replay) the steps replay on the reference engine exactly as written.
 """
@@ -99,6 +100,7 @@ def load_scenario(path: Path | str) -> Scenario:
 
 
 def _schema_problems(scenario: Scenario) -> list[Problem]:
+    """Check 2: every place where the file leaves schema/scenario.schema.json, one line each."""
     from .schemas import validator
 
     found = []
@@ -199,6 +201,7 @@ IMPLEMENTATION_DEFINED = ("history",)
 
 
 def _fragment_problems(scenario: Scenario) -> list[Problem]:
+    """No `check.state` or `check.observation.match` fragment names an implementation-defined key."""
     problems = []
     for i, step in enumerate(scenario.data.get("steps", [])):
         check = step.get("check", {})
@@ -214,6 +217,7 @@ def _fragment_problems(scenario: Scenario) -> list[Problem]:
 
 
 def _rule_problems(scenario: Scenario) -> list[Problem]:
+    """Check 4: every cited id is a rule of docs/rules that applies to the scenario's profile."""
     from .rulebook import load_rules, rules_for
 
     known = load_rules()
