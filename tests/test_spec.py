@@ -68,6 +68,12 @@ def test_no_rule_id_is_found_inside_a_longer_word(text):
     assert ids.RULE_ID_IN_TEXT.findall(text) == []
 
 
+def test_scenario_ids_are_found_in_file_names_and_lists():
+    text = "tc-0042-a-set.yaml aa-0001 spa-1234, not TC-0001 nor tc-12345 nor abcde-0001 nor tc-0001x"
+    assert ids.SCENARIO_ID_IN_TEXT.findall(text) == [("tc", "0042"), ("aa", "0001"), ("spa", "1234")]
+    assert all(ids.SCENARIO_ID.fullmatch(f"{p}-{n}") for p, n in ids.SCENARIO_ID_IN_TEXT.findall(text))
+
+
 def test_is_rule_id_refuses_a_trailing_newline_and_non_strings():
     assert ids.is_rule_id("C-RUN-2")
     assert not ids.is_rule_id("C-RUN-2\n") and not ids.is_rule_id(None)

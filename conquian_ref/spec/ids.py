@@ -31,6 +31,8 @@ RULE_ID_IN_TEXT = re.compile(rf"\b(?:{RULE_ID_BODY})\b")
 RULE_PREFIX = re.compile(r"^(?!RUL$)[A-Z]{2,4}$")
 PROFILE_ID = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-v[0-9]+$")
 SCENARIO_ID = re.compile(r"^[a-z]{2,4}-[0-9]{4}$")
+SCENARIO_ID_IN_TEXT = re.compile(r"\b([a-z]{2,4})-([0-9]{4})\b")
+"""Scenario ids in a file name or a list of retired ids; the groups are the prefix and the number."""
 
 
 def is_rule_id(text: object) -> bool:
@@ -44,6 +46,6 @@ def scenario_prefix(rule_prefix: str) -> str:
 
 
 __all__ = [
-    "PROFILE_ID", "RULE_ID", "RULE_ID_BODY", "RULE_ID_IN_TEXT", "RULE_PREFIX", "SCENARIO_ID",
+    "PROFILE_ID", "RULE_ID", "RULE_ID_BODY", "RULE_ID_IN_TEXT", "RULE_PREFIX", "SCENARIO_ID", "SCENARIO_ID_IN_TEXT",
     "is_rule_id", "scenario_prefix",
 ]
