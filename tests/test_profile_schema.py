@@ -161,7 +161,12 @@ WRONG_VALUES = [
     (("id",), "Torno_Cisneros"),
     (("version",), 0),
     (("rule_prefix",), "C"),
-    (("rule_prefix",), "XX"),
+    # Any prefix of the id grammar is admitted (profiles are data); whether it is unique and has its
+    # rules document is checked against the shipped profiles in tests/test_spec.py.
+    (("rule_prefix",), "tc"),
+    (("rule_prefix",), "RUL"),
+    (("rule_prefix",), "TCXYZ"),
+    (("rule_prefix",), 7),
 ]
 
 
@@ -254,14 +259,37 @@ def common(name: str) -> Draft202012Validator:
     return Draft202012Validator({"$ref": f"{COMMON}#/$defs/{name}"}, registry=registry())
 
 
-@pytest.mark.parametrize("good", ["C-RUN-2", "TC-FORCE-1", "AA-MELD-1", "RUL-10"])
+@pytest.mark.parametrize("good", ["C-RUN-2", "TC-FORCE-1", "AA-MELD-1", "RUL-10", "SPA-DEAL-12", "ABCD-EX-1"])
 def test_rule_id_pattern_accepts(good):
     assert common("rule_id").is_valid(good)
 
 
-@pytest.mark.parametrize("bad", ["RUN-2", "X-RUN-2", "C-run-2", "C-RUN-", "RUL-", "RUL-1a", "C-RUN-2 "])
+@pytest.mark.parametrize(
+    "bad",
+    ["RUN-2", "X-RUN-2", "C-run-2", "C-RUN-", "RUL-", "RUL-1a", "C-RUN-2 ", "C-RUN-02", "RUL-0", "RUL-RUN-1", "ABCDE-RUN-1"],
+)
 def test_rule_id_pattern_rejects(bad):
     assert not common("rule_id").is_valid(bad)
+
+
+@pytest.mark.parametrize("good", ["torno-cisneros-v1", "anglo-american-v1", "house-v12", "a1-b2-v3"])
+def test_profile_id_pattern_accepts(good):
+    assert common("profile_id").is_valid(good)
+
+
+@pytest.mark.parametrize("bad", ["Torno-v1", "torno", "torno-v", "-torno-v1", "torno--x-v1", "torno_cisneros-v1"])
+def test_profile_id_pattern_rejects(bad):
+    assert not common("profile_id").is_valid(bad)
+
+
+@pytest.mark.parametrize("good", ["tc-0001", "aa-9000", "spa-0042", "abcd-1234"])
+def test_scenario_id_pattern_accepts(good):
+    assert common("scenario_id").is_valid(good)
+
+
+@pytest.mark.parametrize("bad", ["TC-0001", "tc-001", "tc-00001", "t-0001", "abcde-0001", "tc0001", "tc-0001 "])
+def test_scenario_id_pattern_rejects(bad):
+    assert not common("scenario_id").is_valid(bad)
 
 
 @pytest.mark.parametrize("good", ["7O", "12B", "1C", "QS", "10H", "AD", "8C"])

@@ -1,0 +1,13 @@
+"""The spec floor: what the rules and the conformance suite are written in, read from files.
+
+Above the engine (which it hands profile data to) and below conformance. Its modules:
+
+- `profiles`: the shipped profiles, discovered from `profiles/*.yaml` (PROFILE_IDS), and loading one;
+- `ids`: the grammar of rule ids, rule prefixes, profile ids and scenario ids, written once;
+- `rulebook`: the numbered rules, read from the rules documents (docs/rules/*.md);
+- `schemas`: the JSON Schemas of schema/*.json, loaded by name;
+- `scenario`: scenario files, their loading and the checks of `conquian-ref lint` that need no
+  replay; `setup_check`: a scenario's setup checked against its profile's deck;
+- `known`: known-failures files; `yamlfile`: safe YAML loading with the line of every field;
+- `shipped`: where the schemas, the corpus and the rules documents are, installed or in a checkout.
+"""

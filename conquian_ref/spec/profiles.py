@@ -2,8 +2,9 @@
 
 A profile is a YAML file in `profiles/` beside this module; the set of profiles is whatever
 files are there (no profile id is written in code). A file is read safely, validated against
-`schema/profile.schema.json` and handed to conquian_ref.engine.profile, which refuses in one
-line any policy the engine does not implement.
+`schema/profile.schema.json` (a file given by path at every load; the shipped ones once, by the
+test suite) and handed to conquian_ref.engine.profile, which refuses in one line any policy the
+engine does not implement. `profile_data` gives a shipped profile's data without the engine.
 """
 
 from __future__ import annotations
@@ -26,27 +27,45 @@ PROFILE_IDS: tuple[str, ...] = tuple(
 
 
 @cache
+def profile_data(profile_id: str) -> dict:
+    """The data of a shipped profile file, as read (not yet handed to the engine).
+
+    Spec tools that only need a profile's data (its `rule_prefix`, its deck) read it here, so a
+    profile the engine does not implement yet is still known to lint and the rulebook."""
+    if profile_id not in PROFILE_IDS:
+        raise MalformedInput("profile", f"unknown profile {profile_id!r} (known: {', '.join(PROFILE_IDS)})")
+    return _parse((_PROFILES / f"{profile_id}.yaml").read_text(encoding="utf-8"), f"{profile_id}.yaml")
+
+
+def rule_prefix(profile_id: str) -> str:
+    """The prefix of a shipped profile's own rule ids (its `rule_prefix`, e.g. "TC")."""
+    return profile_data(profile_id)["rule_prefix"]
+
+
+@cache
 def load_profile(name: str) -> Profile:
-    """A shipped profile by id (e.g. "torno-cisneros-v1"), or a profile YAML file by path."""
+    """A shipped profile by id (one of PROFILE_IDS), or a profile YAML file by path."""
     if name in PROFILE_IDS:
-        text = (_PROFILES / f"{name}.yaml").read_text(encoding="utf-8")
-        source = f"{name}.yaml"
-    else:
-        path = Path(name)
-        if not path.is_file():
-            raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
-        text, source = path.read_text(encoding="utf-8"), str(path)
+        # The shipped profiles are validated against the schema by the test suite
+        # (tests/test_profile_schema.py); skipping it here keeps an adapter's start-up short.
+        return profile_from_data(profile_data(name), f"{name}.yaml")
+    path = Path(name)
+    if not path.is_file():
+        raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
+    data = _parse(path.read_text(encoding="utf-8"), str(path))
+    validate_profile_data(data, str(path))
+    return profile_from_data(data, str(path))
+
+
+def _parse(text: str, source: str) -> dict:
+    """A profile file's text as a mapping, safely loaded; MalformedInput naming `source` if not."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise MalformedInput(source, f"not valid YAML: {exc}".splitlines()[0]) from None
     if not isinstance(data, dict):
         raise MalformedInput(source, "a profile is a YAML mapping")
-    # The shipped profiles are validated against the schema by the test suite
-    # (tests/test_profile_schema.py); skipping it here keeps an adapter's start-up short.
-    if name not in PROFILE_IDS:
-        validate_profile_data(data, source)
-    return profile_from_data(data, source)
+    return data
 
 
 def validate_profile_data(data: dict, source: str) -> None:
@@ -60,4 +79,4 @@ def validate_profile_data(data: dict, source: str) -> None:
         raise MalformedInput(f"{source}: {field}", err.message)
 
 
-__all__ = ["PROFILE_IDS", "Profile", "load_profile", "validate_profile_data"]
+__all__ = ["PROFILE_IDS", "Profile", "load_profile", "profile_data", "rule_prefix", "validate_profile_data"]

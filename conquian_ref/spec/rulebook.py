@@ -3,6 +3,11 @@
 Each rule or ruling is a Markdown section whose heading is exactly `### <ID> — <Title>`; its
 text runs to the next heading. This module is how tools (lint, coverage, the book) know which
 ids exist. The documents are the source; nothing here restates a rule.
+
+The documents are `core.md`, one `<profile id>.md` per shipped profile (conquian_ref.spec.profiles
+.PROFILE_IDS, in that order) and `rulings.md`. Which rules apply to a profile follows from its
+`rule_prefix` in the profile file: the core (`C-`), the rulings (`RUL-`, unless limited to another
+profile by an `Applies to:` line) and its own (`<rule_prefix>-`). The id grammar is spec/ids.py.
 """
 
 from __future__ import annotations
@@ -12,16 +17,21 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .ids import RULE_ID_BODY
+from .profiles import PROFILE_IDS, rule_prefix
 from .shipped import shipped_dir
 
-HEADING = re.compile(r"^### ((?:C|TC|AA)-[A-Z]+-[0-9]+|RUL-[0-9]+) — (.+)$")
-DOCUMENTS = ("core.md", "torno-cisneros-v1.md", "anglo-american-v1.md", "rulings.md")
-# Which ids belong to which profile: the common core and the rulings apply to both.
-PREFIXES = {"torno-cisneros-v1": ("C-", "TC-", "RUL-"), "anglo-american-v1": ("C-", "AA-", "RUL-")}
+HEADING = re.compile(rf"^### ({RULE_ID_BODY}) — (.+)$")
+"""A rule's heading (docs/rules/README.md): three hashes, the id, an em dash, the title."""
+DOCUMENTS = ("core.md", *(f"{profile_id}.md" for profile_id in PROFILE_IDS), "rulings.md")
+SHARED_PREFIXES = ("C-", "RUL-")
+"""The ids every profile shares: the common core and the rulings."""
 
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule or ruling as written: its id, title, document, text, and whether it is deprecated."""
+
     id: str
     title: str
     document: str
@@ -42,6 +52,7 @@ def rules_dir() -> Path:
 
 @cache
 def load_rules() -> dict[str, Rule]:
+    """Every rule and ruling of the documents, by id, in document order."""
     rules: dict[str, Rule] = {}
     for name in DOCUMENTS:
         path = rules_dir() / name
@@ -66,7 +77,7 @@ def load_rules() -> dict[str, Rule]:
 
 def rules_for(profile_id: str) -> dict[str, Rule]:
     """The rules that apply to a profile (its own, the core and the rulings), not deprecated."""
-    prefixes = PREFIXES.get(profile_id, ("C-", "RUL-"))
+    prefixes = SHARED_PREFIXES + ((rule_prefix(profile_id) + "-",) if profile_id in PROFILE_IDS else ())
     return {
         rid: r
         for rid, r in load_rules().items()

@@ -6,9 +6,12 @@ file never produces a traceback. The checks, in order:
 
 1. the file is YAML (safe loading, no duplicate keys) and a mapping;
 2. it validates against the scenario schema;
-3. the profile exists, every card exists in its deck, the deal is complete with no card twice,
-   every action's cards exist (MalformedInput from the engine, mapped back to the field);
-4. every cited rule id exists and applies to the profile;
+3. the profile is one of the discovered profiles (conquian_ref.spec.profiles.PROFILE_IDS) and the
+   id starts with its rule prefix in lower case; every card exists in its deck, the deal is
+   complete with no card twice, every action's cards exist (the engine's MalformedInput, mapped
+   back to the field; spec/setup_check.py);
+4. every cited rule id exists and applies to the profile, and no check names an
+   implementation-defined key (`history`, docs/protocol.md);
 5. (corpus-wide) ids are unique;
 6. (with replay) the steps replay on the reference engine exactly as written.
 """
@@ -77,8 +80,6 @@ class ScenarioInvalid(ConquianError):
 
 def load_scenario(path: Path | str) -> Scenario:
     """Load and check one scenario file (checks 1-4); raise ScenarioInvalid listing its problems."""
-    from .profiles import PROFILE_IDS
-
     path = Path(path)
     try:
         data, lines = load_with_lines(path)
@@ -87,18 +88,19 @@ def load_scenario(path: Path | str) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioInvalid([Problem(str(path), lines.get((), 1), "(top)", "a scenario is a YAML mapping")])
     scenario = Scenario(data, path, lines)
-    problems = _schema_problems(scenario)
+    problems = _schema_problems(scenario) or _profile_problems(scenario)
     if problems:
         raise ScenarioInvalid(problems)
-    if scenario.profile not in PROFILE_IDS:
-        raise ScenarioInvalid([scenario.problem(("profile",), f"unknown profile (known: {', '.join(PROFILE_IDS)})")])
-    problems = _card_problems(scenario) + _rule_problems(scenario) + _fragment_problems(scenario)
+    problems = (
+        _id_problems(scenario) + _card_problems(scenario) + _rule_problems(scenario) + _fragment_problems(scenario)
+    )
     if problems:
         raise ScenarioInvalid(problems)
     return scenario
 
 
 def _schema_problems(scenario: Scenario) -> list[Problem]:
+    """Check 2: every place where the file leaves schema/scenario.schema.json, one line each."""
     from .schemas import validator
 
     found = []
@@ -124,41 +126,73 @@ def field_path(field_name: str) -> tuple:
     return tuple(name if name else int(index) for name, index in _FIELD.findall(field_name))
 
 
+def _profile_problems(scenario: Scenario) -> list[Problem]:
+    """The profile is one of the shipped profiles (discovered from the files)."""
+    from .profiles import PROFILE_IDS
+
+    if scenario.profile in PROFILE_IDS:
+        return []
+    known = ", ".join(PROFILE_IDS)
+    return [scenario.problem(("profile",), f"unknown profile {scenario.profile!r} (known: {known})")]
+
+
+def _id_problems(scenario: Scenario) -> list[Problem]:
+    """The id starts with the profile's rule prefix in lower case (spec/ids.py): tc-0001 for TC."""
+    from .ids import scenario_prefix
+    from .profiles import rule_prefix
+
+    prefix = rule_prefix(scenario.profile)
+    if scenario.id.startswith(scenario_prefix(prefix)):
+        return []
+    return [
+        scenario.problem(
+            ("id",),
+            f"id {scenario.id!r} does not start with {scenario_prefix(prefix)!r}: the ids of "
+            f"{scenario.profile} start with its rule_prefix {prefix} in lower case",
+        )
+    ]
+
+
 def _card_problems(scenario: Scenario) -> list[Problem]:
-    """Cards exist, the deal is complete and has no card twice (the engine's own setup checks)."""
-    from ..engine.actions import parse_action
-    from ..engine.game import Game
+    """Cards exist, the deal is complete and has no card twice, every action's cards exist.
+
+    Checked with the engine's notation and input checks only (spec/setup_check.py says why no
+    deal is started here)."""
     from .profiles import load_profile
+    from .setup_check import check_setup
 
     if "match" in scenario.data:
         return []  # a match scenario names no cards
     profile = load_profile(scenario.profile)
-    setup = scenario.data["setup"]
     problems = []
     try:
-        if "deck" in setup:
-            Game.from_deck(profile, setup["deck"], setup["dealer"])
-        else:
-            Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+        check_setup(profile, scenario.data["setup"])
     except MalformedInput as exc:
         problems.append(scenario.problem(("setup",) + field_path(exc.field), exc.message))
     for i, step in enumerate(scenario.steps):
-        actions = [("action", step["action"])] if "action" in step else []
-        legal = step.get("check", {}).get("legal")
-        if legal:
-            actions += [(("check", "legal", "actions", j), a) for j, a in enumerate(legal["actions"])]
-        for where, action in actions:
-            where = where if isinstance(where, tuple) else (where,)
-            try:
-                parse_action(profile.deck, action, "")
-            except MalformedInput as exc:
-                problems.append(scenario.problem(("steps", i) + where + field_path(exc.field), exc.message))
-        absent = step.get("check", {}).get("observation", {}).get("absent", [])
-        for j, card in enumerate(absent):
-            try:
-                profile.deck.parse(card)
-            except MalformedInput as exc:
-                problems.append(scenario.problem(("steps", i, "check", "observation", "absent", j), exc.message))
+        problems += _step_card_problems(scenario, profile, i, step)
+    return problems
+
+
+def _step_card_problems(scenario: Scenario, profile, i: int, step: dict) -> list[Problem]:
+    """The cards of step i: its action, the actions its `legal` check lists, its `absent` cards."""
+    from ..engine.actions import parse_action
+
+    check = step.get("check", {})
+    actions = [(("action",), step["action"])] if "action" in step else []
+    if check.get("legal"):
+        actions += [(("check", "legal", "actions", j), a) for j, a in enumerate(check["legal"]["actions"])]
+    problems = []
+    for where, action in actions:
+        try:
+            parse_action(profile.deck, action, "")
+        except MalformedInput as exc:
+            problems.append(scenario.problem(("steps", i) + where + field_path(exc.field), exc.message))
+    for j, card in enumerate(check.get("observation", {}).get("absent", [])):
+        try:
+            profile.deck.parse(card)
+        except MalformedInput as exc:
+            problems.append(scenario.problem(("steps", i, "check", "observation", "absent", j), exc.message))
     return problems
 
 
@@ -167,6 +201,7 @@ IMPLEMENTATION_DEFINED = ("history",)
 
 
 def _fragment_problems(scenario: Scenario) -> list[Problem]:
+    """No `check.state` or `check.observation.match` fragment names an implementation-defined key."""
     problems = []
     for i, step in enumerate(scenario.data.get("steps", [])):
         check = step.get("check", {})
@@ -182,6 +217,7 @@ def _fragment_problems(scenario: Scenario) -> list[Problem]:
 
 
 def _rule_problems(scenario: Scenario) -> list[Problem]:
+    """Check 4: every cited id is a rule of docs/rules that applies to the scenario's profile."""
     from .rulebook import load_rules, rules_for
 
     known = load_rules()

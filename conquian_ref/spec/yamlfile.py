@@ -38,6 +38,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
+    """`load_with_lines` for text: the data and each path's line; YamlError with the line if not YAML."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
