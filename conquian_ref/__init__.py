@@ -3,7 +3,8 @@
 The public face for a Python engine author (see docs/architecture.md for the whole house):
 
     >>> import conquian_ref
-    >>> profile = conquian_ref.load_profile("anglo-american-v1")
+    >>> # PROFILE_IDS: the ids of the files in conquian_ref/spec/profiles/
+    >>> profile = conquian_ref.load_profile(conquian_ref.PROFILE_IDS[0])
     >>> game = conquian_ref.Game.from_seed(profile, seed=1)
     >>> game.phase
     'play'
