@@ -1,4 +1,4 @@
-"""`conquian-ref fuzz` (conquian_ref/fuzz.py): differential fuzzing against the reference engine.
+"""`conquian-ref fuzz` (conquian_ref/tools/fuzz/): differential fuzzing against the reference engine.
 
 * The reference against itself (in-process, and as a subprocess over the protocol) never diverges.
 * Against deliberately wrong adapters (tests/fuzz_adapters/fuzz_mutants.py, loaded in direct
@@ -24,7 +24,8 @@ from conquian_ref import cli
 from conquian_ref.engine.actions import parse_action
 from conquian_ref.conformance.check import run_check
 from conquian_ref.engine.errors import ConquianError, IllegalAction
-from conquian_ref.tools.fuzz import configure, decode, illegal_candidates, run_fuzz
+from conquian_ref.tools.fuzz import configure, run_fuzz
+from conquian_ref.tools.fuzz.agent import decode, illegal_candidates
 from conquian_ref.engine.game import Game
 from conquian_ref.tools.lint import lint
 from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
