@@ -185,9 +185,9 @@ DELEGATED = [
     ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
     ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "tools.fuzz", "configure"),
     ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "tools.mutation", "configure"),
-    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.authoring", "configure_new"),
-    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.authoring", "configure_record"),
-    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.authoring", "configure_fmt"),
+    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
+    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),
+    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.fmt", "configure"),
 ]
 
 
