@@ -44,7 +44,7 @@ ORDERED_LISTS = ("stock", "deck", "out_of_play", "absent")  # card lists whose o
 SET_LISTS = ("hand", "cards")  # card lists sorted into deck order
 PER_SEAT_SET_LISTS = ("hands", "exposed")  # lists of per-seat card lists, each sorted
 WRAP = 10  # cards per line when a long block list of cards becomes a flow list
-LONG = 20
+LONG = 20  # a list of more cards than this is long: wrapped WRAP to a line
 
 
 class FormatBug(Exception):

@@ -11,15 +11,13 @@ import json
 import re
 from dataclasses import dataclass
 
-KINDS = ("legal", "result", "reason", "state", "outcome", "adapter")
-
 
 @dataclass
 class Divergence:
     """The first point where the implementation and the reference disagree.
 
-    `kind`: one of KINDS (result: accepted against refused; outcome: a state difference in the
-    `outcome` key; adapter: a failure of the adapter itself).
+    `kind`: legal, result (accepted against refused), reason, state, outcome (a state difference
+    in the `outcome` key), adapter (a failure of the adapter itself).
     `where`: setup, legal (before an action), apply, state (after an action).
     `actions_before`: how many actions were applied before it (the diverging action's index)."""
 
