@@ -1,22 +1,12 @@
-"""The `conquian-ref` command line.
+"""The `conquian-ref` command line: it only registers the commands.
 
-Each subcommand is one function registered with `@command(name, help)`. The function receives
-its argparse sub-parser, adds its options, and returns the function that runs it: that runner
-takes the parsed arguments and returns the exit status. Import heavy modules inside the runner,
-so that `conquian-ref --help` stays fast. Adding a subcommand is adding one such function:
-
-    @command("lint", "check scenario files against the schemas")
-    def _lint(parser):
-        parser.add_argument("paths", nargs="*")
-
-        def run(args):
-            from .tools.lint import run
-            return run(args.paths)
-
-        return run
-
-A module that sets up its own options (a `configure(parser)` returning the runner) is listed
-in `DELEGATED` instead: one line.
+`TABLE` lists every command: its name, its one-line help, and where its set-up lives (a module
+under conquian_ref and a function in it). That function, `configure(parser)`, adds the
+command's options to its sub-parser and returns the runner, which takes the parsed arguments
+and returns the exit status. Only the command being run is set up (its module imported), and a
+runner imports the code it runs only when it runs, so `conquian-ref --help` stays fast. Adding
+a command is one line in `TABLE` and one `configure` beside the code it runs (or in
+conquian_ref/tools/commands/ when that code has another job).
 
 Errors a user can cause (an unknown profile, a malformed file, a bad option: MalformedInput,
 ConquianError, UsageError) are reported as one line on stderr, `conquian-ref: error: ...`, with
@@ -28,27 +18,44 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable
+from importlib import import_module
+from typing import Callable, Iterable
 
 from .engine.errors import ConquianError
-from .tools.options import non_negative_int, positive_int
 
 PROG = "conquian-ref"
 USAGE_ERROR = 2
 
+# (name, one-line help, module under conquian_ref, function returning the runner), in the order --help lists them.
+TABLE = (
+    ("simulate", "play seeded random games; summarise wins, endings, lengths", "tools.commands.simulate", "configure"),
+    ("bench", "time the engine: arrangement checks, legal(), random games", "tools.commands.bench", "configure"),
+    ("check", "run the scenario corpus against an implementation and report where it deviates", "tools.commands.check", "configure"),
+    ("lint", "check scenario files: schema, cards, rule ids, unique ids, and that they replay as written", "tools.commands.lint", "configure"),
+    ("coverage", "list every rule id with the scenarios citing it; flag uncited rules and unexercised reason codes", "tools.commands.coverage", "configure"),
+    ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
+    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "tools.fuzz", "configure"),
+    ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "tools.mutation", "configure"),
+    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
+    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),
+    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.fmt", "configure"),
+)
+
 Runner = Callable[[argparse.Namespace], int]
-# name -> (one-line help, function that configures the sub-parser and returns the runner)
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {}
+Configure = Callable[[argparse.ArgumentParser], Runner]
 
 
-def command(name: str, help: str):
-    """Register a subcommand (see the module docstring)."""
+def _imported(module: str, function: str) -> Configure:
+    """The set-up function `module.function`, imported when the command is set up."""
 
-    def register(configure: Callable[[argparse.ArgumentParser], Runner]):
-        COMMANDS[name] = (help, configure)
-        return configure
+    def configure(parser: argparse.ArgumentParser) -> Runner:
+        return getattr(import_module(f".{module}", __package__), function)(parser)
 
-    return register
+    return configure
+
+
+# name -> (one-line help, set-up function): what build_parser reads (tests add to it).
+COMMANDS: dict[str, tuple[str, Configure]] = {name: (text, _imported(module, function)) for name, text, module, function in TABLE}
 
 
 class UsageError(Exception):
@@ -62,150 +69,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-
-
-def add_profile_option(parser: argparse.ArgumentParser, default: str | None = "all") -> None:
-    from .spec.profiles import PROFILE_IDS
-
-    parser.add_argument(
-        "--profile",
-        default=default,
-        required=default is None,
-        metavar="P",
-        help=f"a profile id ({', '.join(PROFILE_IDS)}), 'all' for every shipped profile, "
-        f"or the path of a profile YAML file (default: {default})",
-    )
-
-
-def load_profiles(name: str) -> list:
-    """The profiles named by a --profile value; MalformedInput (one line) if unknown."""
-    from .spec.profiles import PROFILE_IDS, load_profile
-
-    names = PROFILE_IDS if name == "all" else (name,)
-    return [load_profile(n) for n in names]
-
-
-# -- subcommands -----------------------------------------------------------------------------------
-@command("simulate", "play seeded random games; summarise wins, endings, lengths")
-def _simulate(parser: argparse.ArgumentParser) -> Runner:
-    add_profile_option(parser)
-    parser.add_argument("--games", type=positive_int, default=100, metavar="N", help="games per profile (default: 100)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="run seed; game i is dealt from a seed derived from S and i (default: 1)")
-    parser.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
-
-    def run(args: argparse.Namespace) -> int:
-        from .tools.simulate import run
-
-        return run(load_profiles(args.profile), args.games, args.seed, args.json)
-
-    return run
-
-
-@command("bench", "time the engine: arrangement checks, legal(), random games")
-def _bench(parser: argparse.ArgumentParser) -> Runner:
-    add_profile_option(parser)
-    parser.add_argument("--quick", action="store_true", help="a short run (seconds), for smoke tests")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of Markdown")
-
-    def run(args: argparse.Namespace) -> int:
-        from .tools.bench import run
-
-        return run(load_profiles(args.profile), quick=args.quick, as_json=args.json)
-
-    return run
-
-
-@command("check", "run the scenario corpus against an implementation and report where it deviates")
-def _check(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument(
-        "--impl", default="reference", metavar="CMD",
-        help="the adapter command to run (JSON lines over stdin/stdout, docs/protocol.md); "
-        "'reference' (default) for the bundled reference engine; python:MODULE:FACTORY for an in-process Python adapter",
-    )
-    add_profile_option(parser)
-    parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="PATTERN",
-                        help="only scenarios whose id, title or file contains PATTERN (or whose id matches it as a glob); repeatable")
-    parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to run instead of the bundled corpus")
-    parser.add_argument("--known-failures", metavar="FILE", help="YAML list of scenario ids the implementation is known to fail, with reasons")
-    parser.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report (schema/report.schema.json) to FILE")
-    parser.add_argument("--junit", dest="junit_path", metavar="FILE", help="write a JUnit XML report to FILE")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
-    parser.add_argument("--validate-messages", action="store_true", help="check every protocol message against schema/protocol.schema.json")
-    parser.add_argument("-v", "--verbose", action="store_true", help="also list skipped scenarios and known failures with their reasons")
-
-    def run(args: argparse.Namespace) -> int:
-        from .conformance.check import run_check
-        from .spec.known import load_known_failures
-        from .conformance.reports import text_report, write_json, write_junit
-
-        known = load_known_failures(args.known_failures) if args.known_failures else {}
-        result = run_check(
-            impl=args.impl, corpus=args.corpus, profile=args.profile, patterns=args.patterns, known=known,
-            timeout=args.timeout, progress=True, validate_messages=args.validate_messages,
-        )
-        print(text_report(result, verbose=args.verbose))
-        if args.json_path:
-            write_json(result, args.json_path)
-        if args.junit_path:
-            write_junit(result, args.junit_path)
-        print(result.summary_line())
-        return 0 if result.ok else 1
-
-    return run
-
-
-@command("lint", "check scenario files: schema, cards, rule ids, unique ids, and that they replay as written")
-def _lint(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the bundled corpus)")
-
-    def run(args: argparse.Namespace) -> int:
-        from .tools.lint import run
-
-        return run(args.paths)
-
-    return run
-
-
-@command("coverage", "list every rule id with the scenarios citing it; flag uncited rules and unexercised reason codes")
-def _coverage(parser: argparse.ArgumentParser) -> Runner:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario folders (default: the bundled corpus)")
-    parser.add_argument("--json", action="store_true", help="print the coverage as JSON")
-
-    def run(args: argparse.Namespace) -> int:
-        from .tools.coverage import run
-
-        return run(args.paths, as_json=args.json)
-
-    return run
-
-
-# Commands whose module sets up its own options: (name, one-line help, module, function).
-# The module is imported only when the command is built, so `--help` stays fast.
-DELEGATED = [
-    ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
-    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "tools.fuzz", "configure"),
-    ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "tools.mutation", "configure"),
-    ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.authoring", "configure_new"),
-    ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.authoring", "configure_record"),
-    ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.authoring", "configure_fmt"),
-]
-
-
-def _delegate(module: str, function: str) -> Callable[[argparse.ArgumentParser], Runner]:
-    def configure(parser: argparse.ArgumentParser) -> Runner:
-        from importlib import import_module
-
-        return getattr(import_module(f".{module}", __package__), function)(parser)
-
-    return configure
-
-
-for _name, _help, _module, _function in DELEGATED:
-    command(_name, _help)(_delegate(_module, _function))
-
-
-# -- entry point -------------------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with `only`, just those commands get their options (and their
+    set-up modules imported), the others are listed with their help."""
     from . import __version__
 
     parser = _Parser(
@@ -214,10 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    chosen = set(COMMANDS) if only is None else set(only)
     for name, (help_text, configure) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        sub_parser.set_defaults(run=configure(sub_parser))
+        if name in chosen:
+            sub_parser.set_defaults(run=configure(sub_parser))
     return parser
+
+
+def _command_in(argv: list[str]) -> list[str]:
+    """The command an argument list names: its first word not starting with '-' (the top-level
+    options, --help and --version, take no value), or none."""
+    return [word for word in argv if not word.startswith("-")][:1]
 
 
 def _fail(message: str) -> int:
@@ -228,7 +102,8 @@ def _fail(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_command_in(argv))  # only the command run is set up: --help stays fast
     try:
         try:
             args = parser.parse_args(argv)

@@ -15,17 +15,9 @@ from pathlib import Path
 import pytest
 
 from conquian_ref import cli
-from conquian_ref.tools.authoring import (
-    complete_hands,
-    completes_meld,
-    configure_fmt,
-    configure_new,
-    configure_record,
-    linked,
-    next_id,
-    used_ids,
-)
 from conquian_ref.tools.fmt import format_text
+from conquian_ref.tools.new.harmless import complete_hands, completes_meld, linked
+from conquian_ref.tools.new.ids import next_id, used_ids
 from conquian_ref.tools.lint import lint
 from conquian_ref.spec.profiles import load_profile
 from conquian_ref.conformance.replay import ReferenceDriver, replay
@@ -34,14 +26,6 @@ from conquian_ref.spec.scenario import corpus_dir, find_scenario_files, load_sce
 TC = load_profile("torno-cisneros-v1")
 AA = load_profile("anglo-american-v1")
 MODELINE = "# yaml-language-server: $schema=../../../schema/scenario.schema.json"
-
-
-@pytest.fixture(autouse=True)
-def authoring_commands(monkeypatch):
-    """The three commands, registered the way cli.py registers its own (idempotent once it does)."""
-    monkeypatch.setitem(cli.COMMANDS, "new", ("scaffold a draft scenario", configure_new))
-    monkeypatch.setitem(cli.COMMANDS, "record", ("fill in a draft's record placeholders", configure_record))
-    monkeypatch.setitem(cli.COMMANDS, "fmt", ("normalise scenario files", configure_fmt))
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

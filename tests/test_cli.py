@@ -58,6 +58,24 @@ def test_help_lists_every_subcommand(capsys):
         assert line is not None, f"{name} missing from --help:\n{out}"
 
 
+def test_help_sets_up_no_command():
+    # Only the command being run is set up, so `--help` imports none of the commands' modules.
+    code = (
+        "import sys; from conquian_ref.cli import TABLE, main; main(['--help']); "
+        "print(sorted({m for _, _, m, _ in TABLE if 'conquian_ref.' + m in sys.modules}))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_table_names_every_command_once():
+    from conquian_ref.cli import TABLE
+
+    names = [name for name, *_ in TABLE]
+    assert names == list(COMMANDS) and len(set(names)) == len(names)
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_each_subcommand_has_help(capsys, name):
     status, out, _ = run_cli(capsys, name, "--help")

@@ -1,4 +1,4 @@
-"""`conquian-ref fuzz` (conquian_ref/fuzz.py): differential fuzzing against the reference engine.
+"""`conquian-ref fuzz` (conquian_ref/tools/fuzz/): differential fuzzing against the reference engine.
 
 * The reference against itself (in-process, and as a subprocess over the protocol) never diverges.
 * Against deliberately wrong adapters (tests/fuzz_adapters/fuzz_mutants.py, loaded in direct
@@ -24,7 +24,8 @@ from conquian_ref import cli
 from conquian_ref.engine.actions import parse_action
 from conquian_ref.conformance.check import run_check
 from conquian_ref.engine.errors import ConquianError, IllegalAction
-from conquian_ref.tools.fuzz import configure, decode, illegal_candidates, run_fuzz
+from conquian_ref.tools.fuzz import configure, run_fuzz
+from conquian_ref.tools.fuzz.agent import decode, illegal_candidates
 from conquian_ref.engine.game import Game
 from conquian_ref.tools.lint import lint
 from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
@@ -155,11 +156,10 @@ def test_the_command_line(tmp_path, capsys):
     assert re.fullmatch(r"fuzz: 4 games, \d+ actions, 0 divergences", out[-1])
 
 
-def test_a_failed_handshake_is_one_line_and_exit_status_2(monkeypatch, capsys):
+def test_a_failed_handshake_is_one_line_and_exit_status_2(capsys):
     with pytest.raises(ConquianError, match="failed the handshake"):
         run_fuzz(impl="python:no_such_fuzz_module:Adapter", games=1, echo=quiet([]))
-    # Through the command line, registered the way the lead registers it in cli.py.
-    monkeypatch.setitem(cli.COMMANDS, "fuzz", ("differential fuzzing against the reference engine", configure))
+    # Through the command line.
     assert cli.main(["fuzz", "--impl", "python:no_such_fuzz_module:Adapter", "--games", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("conquian-ref: error: the implementation python:no_such_fuzz_module:Adapter failed the handshake")

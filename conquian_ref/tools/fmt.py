@@ -3,7 +3,7 @@
 What it normalises, and nothing else:
 
 1. card lists whose order means nothing are written in deck order (the profile's canonical
-   order, the order of the engine's state, conquian_ref/cards.py) in the steps: each seat's
+   order, the order of the engine's state, conquian_ref/engine/cards.py) in the steps: each seat's
    hand in `hands`, each seat's `exposed` cards, an observation's `hand`, the `cards` of a use
    (in actions and in legal-action lists). The setup keeps the author's order (hands as dealt,
    often with the cards that matter first; the stock and the deck order mean something), and
@@ -26,6 +26,7 @@ reported and left alone. Running fmt twice changes nothing the second time.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ ORDERED_LISTS = ("stock", "deck", "out_of_play", "absent")  # card lists whose o
 SET_LISTS = ("hand", "cards")  # card lists sorted into deck order
 PER_SEAT_SET_LISTS = ("hands", "exposed")  # lists of per-seat card lists, each sorted
 WRAP = 10  # cards per line when a long block list of cards becomes a flow list
-LONG = 20
+LONG = 20  # a list of more cards than this is long: wrapped WRAP to a line
 
 
 class FormatBug(Exception):
@@ -289,3 +290,11 @@ def run(paths: list[str], check: bool = False, diff: bool = False) -> int:
     verb = "would be reformatted" if check else "reformatted"
     print(f"fmt: {len(files)} file(s), {len(changed)} {verb}, {len(problems)} problem(s)", file=sys.stderr)
     return 1 if problems or (check and changed) else 0
+
+
+def configure(parser: argparse.ArgumentParser):
+    """Options of `conquian-ref fmt`; returns its runner (args -> exit status)."""
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: ./scenarios)")
+    parser.add_argument("--check", action="store_true", help="change nothing; list the files that would change and exit 1 if any")
+    parser.add_argument("--diff", action="store_true", help="also print the changes as a unified diff")
+    return lambda args: run(args.paths, check=args.check, diff=args.diff)

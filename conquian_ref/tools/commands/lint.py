@@ -1,0 +1,17 @@
+"""`conquian-ref lint`: its options (tools/lint.py runs it)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(parser: argparse.ArgumentParser):
+    """Options of `conquian-ref lint`; returns its runner (args -> exit status)."""
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: the bundled corpus)")
+
+    def run(args: argparse.Namespace) -> int:
+        from ..lint import run
+
+        return run(args.paths)
+
+    return run

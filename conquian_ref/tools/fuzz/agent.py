@@ -1,0 +1,145 @@
+"""What a fuzzed game is, and how its actions are chosen.
+
+A game is data: a deck order, a dealer, and a list of integers, one per step (`GameSpec`).
+Each integer chooses the step's action in the position reached (`decode`), among the
+reference's legal actions or, 15 % of the time, a plausible illegal one (`illegal_groups`).
+Three sources of those integers: the seeded random agent (`AgentSource`), a recorded list
+(`ListSource`) and Hypothesis while shrinking (`DrawSource`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ...engine.actions import FIELDS
+from ...engine.cards import cards_of
+from ...engine.game import Game
+
+CHOICE_MAX = 2**16 - 1  # a step choice is an integer 0..CHOICE_MAX (see decode)
+SLOTS, ILLEGAL_SLOTS = 20, 3  # choice % 20 in 17..19: a plausible illegal action (15 %)
+
+
+@dataclass
+class GameSpec:
+    """One fuzzed game: a deck order (top first), a dealer, and the step choices (see decode)."""
+
+    profile: str
+    deck: list[str]
+    dealer: int
+    choices: list[int] = field(default_factory=list)
+
+
+# -- choosing actions ------------------------------------------------------------------------------
+def legal_candidates(game: Game) -> list[tuple[int, dict]]:
+    """Every legal (seat, action) now: the seats that may act, in seat order; the engine's order."""
+    return [(seat, action) for seat in game.to_act for action in game.legal_actions(seat)]
+
+
+def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
+    """Plausible illegal (seat, action) pairs, deterministic from the position, in three groups:
+    (every action type the acting seat may not play now), (cards it does not hold), (the wrong
+    seat; a use of two hand cards, which usually forms no arrangement). Always well formed, never
+    malformed input; an occasional one may turn out legal, which is harmless."""
+    name = game.deck.name
+    to_act = game.to_act
+    seat = to_act[0] if to_act else game.active
+    rival = 1 - seat
+    hand = cards_of(game.hands[seat])
+    held = set(hand)
+    legal = game.legal_actions(seat)
+    legal_types = {a["type"] for a in legal}
+    pool = game.stock[:1] + cards_of(game.hands[rival])[:1] + game.out_of_play[:1] + cards_of(game.exposed[seat])[:1]
+    foreign = list(dict.fromkeys(c for c in pool if c not in held)) or [c for c in game.deck.ordered() if c not in held][:1]
+    own = hand[0] if hand else foreign[0]
+    other_type: list[tuple[int, dict]] = []
+    for kind, fields in FIELDS.items():
+        if kind in legal_types:
+            continue
+        if fields == ("card",):
+            other_type.append((seat, {"type": kind, "card": name(own)}))
+        elif fields == ("cards",):
+            other_type.append((seat, {"type": kind, "cards": [name(own)]}))
+        else:
+            other_type.append((seat, {"type": kind}))
+    not_held = []
+    for card in foreign:
+        if game.phase == "exchange":
+            not_held.append((seat, {"type": "exchange", "card": name(card)}))
+        elif game.phase == "play":
+            not_held.append((seat, {"type": "use", "cards": [name(card)]}))
+        else:
+            not_held.append((seat, {"type": "discard", "card": name(card)}))
+    misplaced = []
+    if rival not in to_act and legal:
+        misplaced.append((rival, legal[0]))
+    if game.phase == "play" and len(hand) >= 2:
+        misplaced.append((seat, {"type": "use", "cards": [name(hand[0]), name(hand[-1])]}))
+    return other_type, not_held, misplaced
+
+
+def illegal_candidates(game: Game) -> list[tuple[int, dict]]:
+    """Every plausible illegal (seat, action) of illegal_groups, in one list."""
+    return [pair for group in illegal_groups(game) for pair in group]
+
+
+def decode(game: Game, choice: int) -> tuple[int, dict]:
+    """The (seat, action) a step choice selects in this position. `choice % 20` in 17, 18, 19
+    picks a plausible illegal action (15 % of random choices) of the group of that number (another
+    type, a card not held, the wrong seat or a bad use: so an illegal choice keeps its meaning when
+    the shrinker moves it to another step); anything else a legal one. `choice // 20` indexes the
+    list. Choice 0 is the first legal action, so shrinking a choice simplifies it."""
+    slot, index = choice % SLOTS, choice // SLOTS
+    legal = legal_candidates(game)
+    if slot >= SLOTS - ILLEGAL_SLOTS or not legal:
+        groups = illegal_groups(game)
+        group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if slot >= SLOTS - ILLEGAL_SLOTS else []
+        group = group or [pair for g in groups for pair in g]
+        return group[index % len(group)]
+    return legal[index % len(legal)]
+
+
+# -- where the choices come from -------------------------------------------------------------------
+class AgentSource:
+    """The random agent: a fresh choice per step, recorded."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.choices: list[int] = []
+
+    def next(self) -> int | None:
+        choice = self.rng.randint(0, CHOICE_MAX)
+        self.choices.append(choice)
+        return choice
+
+
+class ListSource:
+    """Replays recorded choices, then stops."""
+
+    def __init__(self, choices: list[int]):
+        self.choices = list(choices)
+        self.i = 0
+
+    def next(self) -> int | None:
+        if self.i >= len(self.choices):
+            return None
+        self.i += 1
+        return self.choices[self.i - 1]
+
+
+class DrawSource:
+    """Draws choices from Hypothesis: a boolean "one more step" (shrinks towards stopping), then
+    the choice (shrinks towards 0, the first legal action). At most `cap` steps."""
+
+    def __init__(self, data, cap: int):
+        from hypothesis import strategies as st
+
+        self.data, self.cap = data, cap
+        self.more, self.value = st.booleans(), st.integers(0, CHOICE_MAX)
+        self.choices: list[int] = []
+
+    def next(self) -> int | None:
+        if len(self.choices) >= self.cap or not self.data.draw(self.more):
+            return None
+        self.choices.append(self.data.draw(self.value))
+        return self.choices[-1]
