@@ -31,7 +31,8 @@ ENV = Environment(
 ENV.filters["slug"] = slug
 ENV.filters["json"] = lambda value: json.dumps(value, ensure_ascii=False)
 # `{{ hand|many(cards) }}`, `{{ name|card(cards, "avail") }}`: a profile's card pictures (cards.Cards).
-# Filters rather than method calls: a template calls a filter directly, the pictures call them ~40,000 times.
+# Filters rather than method calls: a template calls a filter directly, without the checks of a
+# call through its context, and the pictures draw tens of thousands of cards.
 ENV.filters["card"] = lambda name, cards, *args, **kwargs: cards.card(name, *args, **kwargs)
 ENV.filters["many"] = lambda names, cards, *args: cards.many(names, *args)
 ENV.globals.update(value_html=value_html, action_short=action_short)
@@ -54,6 +55,7 @@ def macro(template: str, name: str):
 
 def render(book) -> dict[str, str]:
     """Every file of the book: path from the root -> text."""
+    # Imported here: those modules import render_page from this one.
     from .rules_pages import all_rules_page, profile_page, reasons_page
     from .scenario_page import scenario_page
 

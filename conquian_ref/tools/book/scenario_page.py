@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ...engine.outcome import HOW
 from .markdown import Markdown
 from .pages import render_page
 from .picture import picture
@@ -98,9 +99,8 @@ def step_page(book, e, md, view, target) -> StepPage:
 
 
 def outcome(e, md) -> dict:
-    """The expected outcome in words, with its rule, and whether the reference engine agrees."""
-    from ...engine.outcome import HOW
-
+    """The expected outcome in words, with its rule (C-END-1, C-END-3, RUL-6: engine.outcome.HOW),
+    and whether the reference engine agrees."""
     expected = e.scenario.data.get("outcome")
     got = (e.walk.final or {}).get("outcome")
     text = outcome_text(expected)
