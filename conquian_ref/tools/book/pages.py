@@ -9,6 +9,7 @@ and the documents shown as they are; rules_pages and scenario_page render the ot
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -35,7 +36,8 @@ ENV.filters["json"] = lambda value: json.dumps(value, ensure_ascii=False)
 # call through its context, and the pictures draw tens of thousands of cards.
 ENV.filters["card"] = lambda name, cards, *args, **kwargs: cards.card(name, *args, **kwargs)
 ENV.filters["many"] = lambda names, cards, *args: cards.many(names, *args)
-ENV.globals.update(value_html=value_html, action_short=action_short)
+ENV.filters["value_html"] = lambda value, key, cards: value_html(key, value, cards)  # `{{ v|value_html(k, cards) }}`
+ENV.filters["action_short"] = action_short  # `{{ action|action_short(cards) }}`
 
 
 def render_page(book, template: str, path: str, title: str, body_class: str, search: bool = False,
@@ -48,6 +50,7 @@ def render_page(book, template: str, path: str, title: str, body_class: str, sea
     )
 
 
+@cache
 def macro(template: str, name: str):
     """A macro of a template, callable from Python (it returns Markup)."""
     return getattr(ENV.get_template(template).module, name)
