@@ -161,6 +161,47 @@ def test_text_from_scenario_files_is_escaped(tmp_path):
     assert "</script>" not in index
 
 
+def test_quotes_in_scenario_text_stay_inside_their_attributes(tmp_path):
+    """The templates escape attribute values too: a title with quotes is one title attribute."""
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    title = 'Say "hi" & \'bye\' <now>'
+    data["title"] = title
+    _write(tmp_path / "corpus", data, "aa-0001.yaml")
+    build(tmp_path / "out", tmp_path / "corpus")
+
+    class _Titles(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.titles: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.titles += [value for key, value in attrs if key == "title"]
+
+    profile_page = tmp_path / "out" / "anglo-american-v1" / "index.html"
+    parser = _Titles()
+    parser.feed(profile_page.read_text(encoding="utf-8"))
+    assert parser.titles.count(title) == len(_aa0001_rules()) == 5  # once under each rule it cites
+    assert 'title="Say "hi"' not in profile_page.read_text(encoding="utf-8")
+
+
+def _aa0001_rules() -> list[str]:
+    """The rules aa-0001 cites that apply to its profile: each lists it, with its title, on the profile page."""
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    return [rid for rid in data["rules"] if rid in rules_for(data["profile"])]
+
+
+def test_no_profile_id_is_written_in_the_books_code():
+    """The profiles come from the profile files (PROFILE_IDS), never from the book's code,
+    templates or assets."""
+    package = Path(build.__code__.co_filename).parent
+    files = [p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".j2", ".css", ".js")]
+    assert len(files) > 10
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for profile in PROFILE_IDS:
+            assert profile not in text, f"{path.relative_to(package)} names the profile {profile}"
+
+
 def test_a_scenario_that_does_not_replay_is_flagged(tmp_path):
     data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
     data["steps"][1]["expect"] = {"refused": "no_valid_arrangement"}  # the engine accepts this use

@@ -143,7 +143,6 @@ def test_no_module_of_the_spec_floor_names_a_profile():
 NAMING_A_PROFILE_UNTIL_MERGE = {
     "conformance/pytest_plugin.py",
     "engine/game.py",
-    "tools/book.py",
     "tools/mutants.py",
 }
 

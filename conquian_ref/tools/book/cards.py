@@ -1,0 +1,64 @@
+"""Card pictures in one profile's notation, from the profile's own deck data (C-DECK-1, C-DECK-2).
+
+French cards are rank and suit glyph, "Q♠" (the stylesheet draws ♥ ♦ red); Spanish cards are
+rank and the profile's suit glyph with the suit's name written under it. Every card carries its
+full name and letter form as a tooltip, and its letter form as `data-card`.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from ...engine.errors import ConquianError
+
+FRENCH_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SPANISH_RANKS = {"1": "1 (as)", "10": "10 (sota)", "11": "11 (caballo)", "12": "12 (rey)"}
+CARD = Markup('<span class="%s" title="%s" data-card="%s">%s</span>')
+SUIT_NAME = Markup('<small class="sn">%s</small>')
+NONE = Markup('<span class="none">%s</span>')
+
+
+class Cards:
+    """The card pictures of one profile (its deck, notation, glyphs and suit names)."""
+
+    def __init__(self, profile):
+        self.profile = profile
+        self.deck = profile.deck
+        self.french = profile.data["deck"]["notation"] == "french"
+        self._drawn: dict[tuple, Markup] = {}  # a book draws the same cards and hands many times over
+
+    def is_card(self, text: object) -> bool:
+        if not isinstance(text, str):
+            return False
+        try:
+            self.deck.parse(text)
+        except ConquianError:
+            return False
+        return True
+
+    def card(self, name: str, extra: str = "", face_down: bool = False) -> Markup:
+        key = (name, extra, face_down)
+        if key not in self._drawn:
+            self._drawn[key] = self._draw(name, extra, face_down)
+        return self._drawn[key]
+
+    def _draw(self, name: str, extra: str, face_down: bool) -> Markup:
+        deck = self.deck
+        c = deck.parse(name)
+        suit = deck.suit_ids[deck.suit_of(c)]
+        suit_name = deck.suit_names[deck.suit_of(c)]
+        rank = deck.ranks[deck.rank_of(c)]
+        rank_name = (FRENCH_RANKS if self.french else SPANISH_RANKS).get(rank, rank)
+        title = f"{rank_name} of {suit_name} ({deck.name(c)})" + (", face down in the stock" if face_down else "")
+        kind = "fr" if self.french else "es"
+        classes = f"card {kind} s-{suit}" + (" back" if face_down else "") + (f" {extra}" if extra else "")
+        inner = escape(deck.glyph(c))
+        if not self.french:
+            inner += SUIT_NAME % suit_name
+        return CARD % (classes, title, deck.name(c), inner)
+
+    def many(self, names, extra: str = "", empty: str = "—") -> Markup:
+        key = (tuple(names), extra, empty)
+        if key not in self._drawn:
+            self._drawn[key] = Markup(" ").join(self.card(n, extra) for n in key[0]) if key[0] else NONE % empty
+        return self._drawn[key]

@@ -1,0 +1,180 @@
+"""What the book holds: the profiles, their rules, the scenarios replayed, and who cites what.
+
+Everything here is read from the files: the profiles from conquian_ref.spec.profiles (PROFILE_IDS
+and each profile's data: its title, its `rule_prefix`), the rules from the rules documents through
+conquian_ref.spec.rulebook, the scenarios from the corpus, each replayed by `walk`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...engine.errors import REASONS
+from .cards import Cards
+from .markdown import cells
+from .urls import profile_index, scenario_page
+from .walk import Walk, walk
+
+STATIC_DOC_PAGES = {
+    "README.md": "about.html",
+    "reasons.md": "reasons.html",
+    "glossary.md": "glossary.html",
+    "core.md": "rules.html",
+    "rulings.md": "rules.html#rulings",
+}
+
+
+@dataclass
+class Entry:
+    """One rendered scenario."""
+
+    scenario: object
+    area: str
+    file: str
+    walk: Walk
+
+    @property
+    def id(self) -> str:
+        return self.scenario.id
+
+    @property
+    def title(self) -> str:
+        return self.scenario.data["title"]
+
+    @property
+    def profile(self) -> str:
+        return self.scenario.profile
+
+    @property
+    def page(self) -> str:
+        return scenario_page(self.profile, self.id)
+
+
+class Book:
+    """The profiles, rules, documents and replayed scenarios one build renders."""
+
+    def __init__(self, corpus: Path):
+        from ...spec.profiles import PROFILE_IDS, load_profile
+        from ...spec.rulebook import load_rules, rules_dir, rules_for
+        from ...spec.scenario import load_corpus
+
+        self.profiles = list(PROFILE_IDS)
+        self.profile_objs = {p: load_profile(p) for p in self.profiles}
+        self.cards = {p: Cards(self.profile_objs[p]) for p in self.profiles}
+        self.all_rules = load_rules()
+        self.rules = {p: rules_for(p) for p in self.profiles}
+        self.rules_dir = rules_dir()
+        self.rule_id = rule_id_pattern(self.profile_objs[p].rule_prefix for p in self.profiles)
+        self.doc_pages = dict(STATIC_DOC_PAGES, **{f"{p}.md": profile_index(p) for p in self.profiles})
+        self.sections = self._sections()
+        self.corpus = Path(corpus)
+        scenarios, self.problems = load_corpus([self.corpus])
+        self.entries = self._entries(scenarios)
+        self.by_id = {e.id: e for e in self.entries}
+        self.cited: dict[str, dict[str, list[Entry]]] = {p: {} for p in self.profiles}
+        self.reasons: dict[str, list[Entry]] = {code: [] for code in REASONS}
+        for e in self.entries:
+            for rid in e.scenario.rules:
+                self.cited.setdefault(e.profile, {}).setdefault(rid, []).append(e)
+            for step in e.scenario.data.get("steps", []):
+                expect = step.get("expect")
+                if isinstance(expect, dict) and expect.get("refused") in self.reasons:
+                    if e not in self.reasons[expect["refused"]]:
+                        self.reasons[expect["refused"]].append(e)
+        self.reason_rows = self._reason_rows()
+
+    def _entries(self, scenarios) -> list[Entry]:
+        entries: list[Entry] = []
+        seen: set[str] = set()
+        for s in sorted(scenarios, key=lambda s: (s.id, str(s.path))):
+            if s.id in seen:  # a duplicate id is a problem load_corpus reports; render the first file only
+                continue
+            seen.add(s.id)
+            try:
+                rel = s.path.resolve().relative_to(self.corpus.resolve()).as_posix()
+            except ValueError:
+                rel = s.path.name
+            entries.append(Entry(s, s.path.parent.name, rel, walk(s)))
+        return entries
+
+    # -- rules documents ---------------------------------------------------------------------------
+    def doc(self, name: str) -> str:
+        path = self.rules_dir / name
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def _sections(self) -> dict[str, str]:
+        """The `## ` section each rule heading stands under, per document."""
+        from ...spec.rulebook import DOCUMENTS, HEADING
+
+        found = {}
+        for name in DOCUMENTS:
+            section = ""
+            for line in self.doc(name).splitlines():
+                if line.startswith("## "):
+                    section = line[3:].strip()
+                match = HEADING.match(line)
+                if match:
+                    found[match.group(1)] = section
+        return found
+
+    def _reason_rows(self) -> dict[str, tuple[str, str]]:
+        """code -> (given when, rules), from the table of docs/rules/reasons.md."""
+        rows = {}
+        for line in self.doc("reasons.md").splitlines():
+            row = cells(line) if line.startswith("|") else []
+            if len(row) >= 3:
+                code = row[0].strip("`")
+                if code in REASONS:
+                    rows[code] = (row[1], row[2])
+        return rows
+
+    # -- rules -------------------------------------------------------------------------------------
+    def owners(self, rid: str) -> list[str]:
+        return [p for p in self.profiles if rid in self.rules[p]]
+
+    def rule_target(self, rid: str, profile: str | None) -> str | None:
+        """Where a rule id links to, from the root: the profile page's anchor when the rule applies
+        to `profile` (or to a single profile), else the all-rules page."""
+        if profile and rid in self.rules.get(profile, {}):
+            return f"{profile_index(profile)}#{rid}"
+        owners = self.owners(rid)
+        if len(owners) == 1:
+            return f"{profile_index(owners[0])}#{rid}"
+        if rid in self.all_rules:
+            return f"rules.html#{rid}"
+        return None
+
+    def rule_ids(self) -> list[str]:
+        """Every rule of some profile, once, in the profiles' order."""
+        seen = []
+        for p in self.profiles:
+            for rid in self.rules[p]:
+                if rid not in seen:
+                    seen.append(rid)
+        return seen
+
+    def groups(self, profile: str | None) -> list[tuple[str, list]]:
+        """Rules grouped as in the documents: core sections, the profile's rules, the rulings."""
+        rules = self.rules[profile] if profile else self.all_rules
+        groups: dict[str, list] = {}
+        for rid, rule in rules.items():
+            if rule.document == "core.md":
+                name = f"Core: {self.sections.get(rid, '')}".rstrip(": ")
+            elif rule.document == "rulings.md":
+                name = "Rulings"
+            else:
+                name = f"Profile {rule.document[:-3]}"
+            groups.setdefault(name, []).append(rule)
+        return list(groups.items())
+
+    def entries_of(self, profile: str) -> list[Entry]:
+        return [e for e in self.entries if e.profile == profile]
+
+
+def rule_id_pattern(profile_prefixes) -> re.Pattern:
+    """A rule id anywhere in a text: C-<AREA>-<n>, <prefix>-<AREA>-<n> for each profile's
+    rule_prefix, or RUL-<n> (the grammar of docs/rules/README.md)."""
+    area = "|".join(sorted({"C", *profile_prefixes}))
+    return re.compile(rf"\b(?:(?:{area})-[A-Z]+-[1-9][0-9]*|RUL-[1-9][0-9]*)\b")
