@@ -7,11 +7,11 @@ conquian_ref.spec.rulebook, the scenarios from the corpus, each replayed by `wal
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...engine.errors import REASONS
+from ...spec.ids import RULE_ID_IN_TEXT
 from .cards import Cards
 from .markdown import cells
 from .urls import profile_index, scenario_page
@@ -66,7 +66,8 @@ class Book:
         self.all_rules = load_rules()
         self.rules = {p: rules_for(p) for p in self.profiles}
         self.rules_dir = rules_dir()
-        self.rule_id = rule_id_pattern(self.profile_objs[p].rule_prefix for p in self.profiles)
+        # The one grammar of rule ids (spec/ids.py); an id that names no rule stays plain text.
+        self.rule_id = RULE_ID_IN_TEXT
         self.doc_pages = dict(STATIC_DOC_PAGES, **{f"{p}.md": profile_index(p) for p in self.profiles})
         self.sections = self._sections()
         self.corpus = Path(corpus)
@@ -171,10 +172,3 @@ class Book:
 
     def entries_of(self, profile: str) -> list[Entry]:
         return [e for e in self.entries if e.profile == profile]
-
-
-def rule_id_pattern(profile_prefixes) -> re.Pattern:
-    """A rule id anywhere in a text: C-<AREA>-<n>, <prefix>-<AREA>-<n> for each profile's
-    rule_prefix, or RUL-<n> (the grammar of docs/rules/README.md)."""
-    area = "|".join(sorted({"C", *profile_prefixes}))
-    return re.compile(rf"\b(?:(?:{area})-[A-Z]+-[1-9][0-9]*|RUL-[1-9][0-9]*)\b")
