@@ -6,15 +6,15 @@ opening card (`rules.opening`, RUL-7), C-TURN-1..7 (use, discard, reject, pass),
 each profile's form (RUL-4: `forcing.onto_rival`, RUL-17; `forcing.own_fit`, RUL-14), C-END-1..3
 (win, empty hand, stock exhaustion, with `rules.goal` and `rules.stock_exhaustion`).
 
-The rules as tables live beside it: the phases and what each admits (conquian_ref.engine.phases),
-the refusals in their order of precedence (conquian_ref.engine.refusals), the endings
-(conquian_ref.engine.outcome.How). Every action is checked completely before anything changes
-(`_refusal`), so a refused action leaves the state exactly as it was.
+The rules as tables live beside it: the phases and what each admits (`phases`), the refusals in
+their order of precedence (`refusals`), the endings (`outcome.How`); the setup checks are in
+`setup`, the canonical JSON state in `state`. Every action is checked completely before anything
+changes (`_refusal`), so a refused action leaves the state exactly as it was.
 
-The rule trace (for rule coverage, off with `trace = False`): `rules_fired` holds the rules whose
-check ran or that decided what happened in this deal; `rules_by_construction` the rules that
-hold because of how the data and the actions are built (no code decides them); `fired_last`
-the rules of the last `apply`.
+The rule trace (for rule coverage, off with `trace = False`; see `trace`): `rules_fired` holds
+the rules whose check ran or that decided what happened in this deal; `rules_by_construction`
+the rules that hold because of how the data and the actions are built (no code decides them);
+`fired_last` the rules of the last `apply` (or of the setup).
 """
 
 from __future__ import annotations
@@ -31,24 +31,14 @@ from .phases import PHASES, SEATS, Phase
 from .profile import Profile
 from .refusals import REASONS, message, refusal
 from .setup import check_every_card_once, check_hands, check_seat, parse_deck_order
+from .state import available_json, state_json
+from .trace import rules_by_construction
 
-__all__ = ["SEATS", "Game", "Phase", "other"]
+__all__ = ["SEATS", "Game", "Phase", "other", "rules_by_construction"]
 
 
 def other(seat: int) -> int:
     return 1 - seat
-
-
-def rules_by_construction(profile: Profile) -> frozenset[str]:
-    """The rules that hold because of how the engine is built, never checked by a step:
-    C-DECK-1 and the profile's deck rule (the deck is the profile's data), C-ARR-3 (no action
-    returns an exposed card to a hand), RUL-13 (the state holds the set of exposed cards, not a
-    partition), and under forcing onto the rival its rule that only the available card can be
-    forced (no action lays a hand card on the rival's melds)."""
-    rules = {"C-DECK-1", profile.rule("deck"), "C-ARR-3", "RUL-13"}
-    if profile.onto_rival:
-        rules.add(profile.rule("force_available_only"))
-    return frozenset(rules)
 
 
 class Game:
@@ -152,13 +142,10 @@ class Game:
     # -- legality --------------------------------------------------------------------------
     def legal(self, seat: int) -> list[Action]:
         """Every legal action of `seat`, sorted by type name, then by cards in deck order: the
-        action types the phase admits, in their order, each listed by `_legal_<type>`."""
+        action types the phase admits, listed by the phase's lister (conquian_ref.engine.phases)."""
         if seat not in self.to_act:
             return []
-        actions: list[Action] = []
-        for kind in PHASES[self.phase].admits:
-            actions += getattr(self, "_legal_" + kind)(seat)
-        return actions
+        return getattr(self, PHASES[self.phase].lister)(seat)
 
     def legal_actions(self, seat: int) -> list[dict]:
         """Every legal action of `seat` in canonical JSON form, sorted."""
@@ -170,25 +157,26 @@ class Game:
     def _legal_discard(self, seat: int) -> list[Action]:
         return [Action("discard", card=c) for c in cards_of(self.hands[seat])]
 
-    def _legal_decline(self, seat: int) -> list[Action]:
-        return [Action("decline")]
+    def _legal_decision(self, seat: int) -> list[Action]:
+        # The card fits the active seat's melds (that is why the decision was opened): both go.
+        return [Action("decline"), Action("force")]
 
-    def _legal_force(self, seat: int) -> list[Action]:
-        # In a force decision the card fits the active seat's melds (that is why it was opened).
-        if self.phase == Phase.FORCE_DECISION:
-            return [Action("force")]
-        fits = self.profile.onto_rival and self.table.fits(self.exposed[other(seat)], bit(self.available))
-        return [Action("force")] if fits else []
+    def _legal_nothing(self, seat: int) -> list[Action]:
+        return []
 
-    def _legal_pass(self, seat: int) -> list[Action]:
-        return [Action("pass")] if self.revealed and self._may_decline_card(seat) else []
-
-    def _legal_reject(self, seat: int) -> list[Action]:
-        return [Action("reject")] if not self.revealed and self._may_decline_card(seat) else []
-
-    def _legal_use(self, seat: int) -> list[Action]:
-        uses = self.table.legal_uses(self.exposed[seat], bit(self.available), self.hands[seat])
-        return sorted((Action("use", cards=s) for s in uses), key=Action.sort_key) if uses else []
+    def _legal_play(self, seat: int) -> list[Action]:
+        """force (onto the rival's melds, when the profile allows it and the card fits there),
+        pass or reject (whichever the card allows, unless the seat must take it), use."""
+        card = bit(self.available)
+        actions = []
+        if self.profile.onto_rival and self.table.fits(self.exposed[other(seat)], card):
+            actions.append(Action("force"))
+        if self._may_decline_card(seat):
+            actions.append(Action("pass") if self.revealed else Action("reject"))
+        uses = self.table.legal_uses(self.exposed[seat], card, self.hands[seat])
+        if uses:
+            actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
+        return actions
 
     def _may_decline_card(self, seat: int) -> bool:
         """Under `forcing.own_fit: automatic` (the profile's `rules.fitting_card_taken`) a card that
@@ -370,28 +358,12 @@ class Game:
 
     # -- canonical JSON --------------------------------------------------------------------
     def available_json(self) -> dict | None:
-        if self.available is None:
-            return None
-        return {"card": self.deck.name(self.available), "revealed": self.revealed, "offered_to": self.active}
+        """The available card, whether it was revealed, and the seat it is offered to."""
+        return available_json(self)
 
     def state_json(self) -> dict:
-        """The full state in canonical JSON form (every card list in deck order, except the stock
-        and the out-of-play cards, which keep their order)."""
-        names = self.deck.names
-        return {
-            "profile": self.profile.id,
-            "dealer": self.dealer,
-            "phase": str(self.phase),
-            "to_act": list(self.to_act),
-            "hands": [names(h) for h in self.hands],
-            "exposed": [names(e) for e in self.exposed],
-            "available": self.available_json(),
-            "stock": [self.deck.name(c) for c in self.stock],
-            "out_of_play": [self.deck.name(c) for c in self.out_of_play],
-            "exchange": None if self.picks is None else {"picks": [None if c is None else self.deck.name(c) for c in self.picks]},
-            "pending": self.pending,
-            "outcome": None if self.outcome is None else self.outcome.to_json(),
-        }
+        """The full state in canonical JSON form (see conquian_ref.engine.state)."""
+        return state_json(self)
 
     def observation(self, seat: int) -> dict:
         """What `seat` may know (C-OBS-1); see conquian_ref.engine.observation."""

@@ -38,11 +38,14 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class PhaseRule:
-    """What a phase admits: the action types (sorted by name, the order of `Game.legal`), and
-    the seats that may act, as a function of the game."""
+    """What a phase admits: the action types (sorted by name, the order of `Game.legal`), the
+    seats that may act (a function of the game), and the `Game` method that lists the legal
+    actions of those types (one method per phase: `legal` is called at every decision, so its
+    listing is not split further)."""
 
     admits: tuple[str, ...]
     seats: Callable[[object], tuple[int, ...]]
+    lister: str
 
 
 def _seats_yet_to_pick(game) -> tuple[int, ...]:
@@ -66,9 +69,9 @@ def _nobody(game) -> tuple[int, ...]:
 
 
 PHASES: dict[Phase, PhaseRule] = {
-    Phase.EXCHANGE: PhaseRule(("exchange",), _seats_yet_to_pick),
-    Phase.PLAY: PhaseRule(("force", "pass", "reject", "use"), _active_seat),
-    Phase.DISCARD: PhaseRule(("discard",), _discarding_seat),
-    Phase.FORCE_DECISION: PhaseRule(("decline", "force"), _rival_of_active),
-    Phase.OVER: PhaseRule((), _nobody),
+    Phase.EXCHANGE: PhaseRule(("exchange",), _seats_yet_to_pick, "_legal_exchange"),
+    Phase.PLAY: PhaseRule(("force", "pass", "reject", "use"), _active_seat, "_legal_play"),
+    Phase.DISCARD: PhaseRule(("discard",), _discarding_seat, "_legal_discard"),
+    Phase.FORCE_DECISION: PhaseRule(("decline", "force"), _rival_of_active, "_legal_decision"),
+    Phase.OVER: PhaseRule((), _nobody, "_legal_nothing"),
 }

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.game import rules_by_construction
+from ..engine.trace import rules_by_construction
 from ..engine.refusals import REASONS
 from ..spec.profiles import PROFILE_IDS, load_profile
 from ..spec.rulebook import rules_for
