@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.engine.game import Game, rules_by_construction
 from conquian_ref.engine.match import Match
 from conquian_ref.engine.outcome import How, Outcome
@@ -136,3 +137,32 @@ def test_the_match_rule_is_the_profile_s_own():
         match = Match(profile, 0)
         match.record(Outcome("draw", None, How.STOCK_EXHAUSTED))
         assert match.rules_applied == [profile.rule("match")]
+
+
+# -- a code standing for one rule per situation records the situation's rule ---------------------------
+def _refused(game, seat, action) -> list[str]:
+    with pytest.raises(IllegalAction):
+        game.apply(seat, action)
+    return game.fired_last
+
+
+def test_out_of_turn_in_play_records_no_exchange_rule():
+    game = torno_after_opening_meld(["4O"])
+    assert _refused(game, 1, reject()) == ["C-TURN-6"]
+
+
+def test_out_of_turn_in_the_exchange_records_the_exchange_rule():
+    game = Game.from_seed(TC, 2)
+    game.apply(0, {"type": "exchange", "card": game.deck.name(next(iter(_held(game, 0))))})
+    assert _refused(game, 0, {"type": "exchange", "card": game.deck.name(next(iter(_held(game, 0))))}) == ["C-TURN-6", "TC-XCH-1"]
+
+
+def test_a_card_not_held_records_the_rule_of_the_action_named():
+    game = torno_after_opening_meld(["4O"])
+    seat = game.to_act[0]
+    missing = next(c for c in range(game.deck.size) if c not in _held(game, seat) and c != game.available)
+    assert _refused(game, seat, {"type": "use", "cards": [game.deck.name(missing)]}) == ["C-TURN-2"]
+
+
+def _held(game, seat) -> list[int]:
+    return [c for c in range(game.deck.size) if game.hands[seat] >> c & 1]

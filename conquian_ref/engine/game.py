@@ -29,7 +29,7 @@ from .melds import meld_table
 from .outcome import How, Outcome
 from .phases import PHASES, SEATS, Phase
 from .profile import Profile
-from .refusals import REASONS, message, refusal
+from .refusals import BY_CODE, message, refusal, traced_rules
 from .setup import check_every_card_once, check_hands, check_seat, parse_deck_order
 from .state import available_json, state_json
 from .trace import rules_by_construction
@@ -203,14 +203,16 @@ class Game:
         refused = self._refusal(seat, act)
         if refused is not None:
             reason, text = refused
-            self._fire_refusal(reason)
+            self._fire_refusal(reason, act)
             raise IllegalAction(reason, text)
         getattr(self, f"_do_{act.type}")(seat, act)
 
-    def _fire_refusal(self, reason: str) -> None:
-        """The rules behind a refusal, less those that do not apply under this profile (e.g. RUL-14,
-        the rival's force decision, behind a decline refused where there is no such decision)."""
-        self._fire(*(rule for rule in REASONS[reason] if self.profile.cites(rule)))
+    def _fire_refusal(self, reason: str, act: Action) -> None:
+        """The rules a refusal checked: those of its situation, or those behind its code less the
+        ones that do not apply under this profile (e.g. RUL-14, the rival's force decision, behind
+        a decline refused where there is no such decision). See refusals.traced_rules."""
+        if self.trace:
+            self._fire(*traced_rules(BY_CODE[reason], self, act))
 
     def _fire(self, *rule_ids: str) -> None:
         """Record that these rules were checked (read by rule coverage)."""

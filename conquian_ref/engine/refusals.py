@@ -6,6 +6,9 @@ and the type say it all) and the message. `refusal` reports the first row that a
 row earlier in the table wins over a later one (reasons.md, "Precedence"); tests/test_refusals.py
 checks the table against reasons.md. The phase rows take their action types from the phase
 table (conquian_ref.engine.phases): a phase refuses exactly the types it does not admit.
+What the rule trace records for a refusal is `traced_rules`: the row's rules that apply under
+the profile, or, for the two codes that stand for one rule per situation (`not_your_turn`,
+`card_not_in_hand`), the rule of the situation at hand.
 
 Rules: C-END-4 (nothing after the result), C-TURN-6 (no irregular actions), TC-XCH-1,
 C-TURN-3, AA-FORCE-1 / RUL-14 (the phases), C-TURN-2 / C-TURN-3 (only held cards), C-ARR-1
@@ -33,6 +36,9 @@ class Refusal:
     kinds: tuple[str, ...] | None  # the action types it is about; None: any type
     condition: Condition | None  # the further condition; None: phase and type suffice
     message: str | Callable[[object, int, object], str]
+    # For a code that stands for one rule per situation: the rules of the situation at hand
+    # (what the trace records); None: `rules`, less those that do not apply under the profile.
+    situation: Callable[[object, object], tuple[str, ...]] | None = None
 
 
 def _not_admitted(phase: Phase) -> tuple[str, ...]:
@@ -81,6 +87,30 @@ def card_does_not_fit_rival(game, seat, act) -> bool:
     return not game.table.fits(game.exposed[1 - seat], bit(game.available))
 
 
+# -- the rules of the situation, for the two codes that stand for several -----------------------------
+def rules_of_the_turn(game, act) -> tuple[str, ...]:
+    """Out of turn: during the exchange, the exchange rule (a seat that has picked waits for the
+    other); otherwise C-TURN-6."""
+    if game.phase == Phase.EXCHANGE:
+        return ("C-TURN-6", game.profile.rule("exchange"))
+    return ("C-TURN-6",)
+
+
+def rules_of_the_card_named(game, act) -> tuple[str, ...]:
+    """A card not held: a use names hand cards (C-TURN-2), a discard a hand card (C-TURN-3), an
+    exchange pick a hand card (the exchange rule)."""
+    if act.type == "exchange":
+        return (game.profile.rule("exchange"),)
+    return ("C-TURN-2",) if act.type == "use" else ("C-TURN-3",)
+
+
+def traced_rules(row: Refusal, game, act) -> tuple[str, ...]:
+    """The rules a refusal by `row` checked, as the trace records them."""
+    if row.situation is not None:
+        return row.situation(game, act)
+    return tuple(rule for rule in row.rules if game.profile.cites(rule))
+
+
 # -- the messages that name something ------------------------------------------------------------
 def _waiting(game, seat, act) -> str:
     return f"seat {seat} may not act now; waiting for {list(game.to_act)}"
@@ -96,7 +126,7 @@ def _not_held(game, seat, act) -> str:
 PLAY = Phase.PLAY
 REFUSALS: tuple[Refusal, ...] = (
     Refusal("game_over", ("C-END-4",), Phase.OVER, None, None, "the deal is over; no action is accepted (C-END-4)"),
-    Refusal("not_your_turn", ("C-TURN-6", "TC-XCH-1"), None, None, seat_may_not_act, _waiting),
+    Refusal("not_your_turn", ("C-TURN-6", "TC-XCH-1"), None, None, seat_may_not_act, _waiting, rules_of_the_turn),
     # the phase codes: a phase refuses the action types it does not admit
     Refusal("must_exchange", ("TC-XCH-1",), Phase.EXCHANGE, _not_admitted(Phase.EXCHANGE), None,
             "each seat first picks one card for the exchange (TC-XCH-1)"),
@@ -111,7 +141,8 @@ REFUSALS: tuple[Refusal, ...] = (
             "the exchange happens once, before the opening card"),
     Refusal("not_in_profile", ("AA-OPEN-1", "C-TURN-6"), PLAY, ("exchange",), profile_has_no_exchange,
             "this profile has no exchange"),
-    Refusal("card_not_in_hand", ("C-TURN-2", "C-TURN-3", "TC-XCH-1"), None, None, names_a_card_not_held, _not_held),
+    Refusal("card_not_in_hand", ("C-TURN-2", "C-TURN-3", "TC-XCH-1"), None, None, names_a_card_not_held, _not_held,
+            rules_of_the_card_named),
     # the rule-specific codes (each about one action type in play)
     Refusal("no_valid_arrangement", ("C-TURN-2", "C-ARR-1", "C-ARR-2", "C-RUN-1", "C-SET-1", "C-MELD-1"), PLAY, ("use",),
             use_has_no_arrangement,
