@@ -37,6 +37,9 @@ from .trace import rules_by_construction
 __all__ = ["SEATS", "Game", "Phase", "other", "rules_by_construction"]
 
 
+_SHARED = ("profile", "deck", "table", "rules_by_construction")
+
+
 def other(seat: int) -> int:
     return 1 - seat
 
@@ -65,7 +68,7 @@ class Game:
         self.outcome: Outcome | None = None
         self.history: list[dict] = []
         self.rules_fired: set[str] = set()  # checked: a check ran and decided something
-        self.rules_by_construction = set(rules_by_construction(profile))
+        self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
         self.fired_last: list[str] = []  # the rules checked in the last apply (or in the setup)
         self.trace = True  # record the rules checked, for rule coverage (off in benchmarks)
         if self.picks is not None:
@@ -100,7 +103,7 @@ class Game:
         check_every_card_once(profile, {"hands[0]": parsed[0], "hands[1]": parsed[1], "stock": stock_cards})
         game = cls(profile, [mask_of(h) for h in parsed], stock_cards, dealer)
         game._fire("C-DECK-2")  # every card name of the hands and the stock was read
-        game.rules_by_construction.add(profile.rule("deal"))
+        game.rules_by_construction |= {profile.rule("deal")}
         return game
 
     @classmethod
@@ -113,10 +116,10 @@ class Game:
         return copy.deepcopy(self)
 
     def __deepcopy__(self, memo):
-        # The profile and its meld table are shared, immutable; everything else is copied.
+        # The profile, its meld table and the frozen rule set are shared, immutable; the rest is copied.
         new = object.__new__(type(self))  # a subclass (a mutant engine) stays itself
         for key, value in self.__dict__.items():
-            new.__dict__[key] = value if key in ("profile", "deck", "table") else copy.deepcopy(value, memo)
+            new.__dict__[key] = value if key in _SHARED else copy.deepcopy(value, memo)
         return new
 
     # -- who acts --------------------------------------------------------------------------

@@ -8,9 +8,12 @@ coverage reports them as such, never as checked.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .profile import Profile
 
 
+@cache  # one frozen set per profile, shared by its deals
 def rules_by_construction(profile: Profile) -> frozenset[str]:
     """The rules that hold because of how the engine is built, never checked by a step:
     C-DECK-1 and the profile's deck rule (the deck is the profile's data), C-ARR-3 (no action
