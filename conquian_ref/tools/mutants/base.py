@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from itertools import combinations
 
 from ...conformance.adapter import ReferenceAdapter
@@ -22,7 +23,6 @@ from ...engine.match import Match
 from ...engine.melds import _CACHE_SIZE, MeldTable
 from ...engine.phases import Phase
 from ...spec.profiles import PROFILE_IDS, load_profile
-from functools import lru_cache
 
 class MutantTable(MeldTable):
     """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some.

@@ -15,6 +15,7 @@ from ...engine.phases import Phase
 from .base import MutantAdapter, MutantGame, MutantTable
 from .registry import mutant
 
+
 # == deck and notation (C-DECK-1, C-DECK-2) =======================================================
 class _LetterOnlyDeck(Deck):
     @cached_property

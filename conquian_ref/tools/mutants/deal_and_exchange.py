@@ -3,13 +3,13 @@ and its privacy (RUL-12), the opening card (RUL-7)."""
 
 from __future__ import annotations
 
-
 from ...engine.cards import mask_of
 from ...engine.dealing import deal
 from ...engine.game import SEATS, other
 from ...engine.phases import Phase
 from .base import MutantAdapter, MutantGame
 from .registry import mutant
+
 
 # == the deal (C-DEAL-1, RUL-10, RUL-15, TC-DEAL-1, AA-DEAL-1) =====================================
 @mutant("dealer-gets-first-card", ["C-DEAL-1", "RUL-10", "TC-DEAL-1", "AA-DEAL-1"], "the dealer, not the non-dealer, receives the first card of the deal")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from ...engine.cards import bit
 from ...engine.game import SEATS
 from ...engine.match import Match
@@ -12,6 +11,7 @@ from ...engine.outcome import How, Outcome
 from ...engine.phases import Phase
 from .base import MutantAdapter, MutantGame, MutantTable
 from .registry import mutant
+
 
 # == the end of a deal (C-END-1..4, TC-GOAL-1, AA-GOAL-1, RUL-9) =====================================
 @mutant("forced-win-recorded-as-use", ["RUL-6"], "a win by a forced card is recorded as target_reached instead of forced_to_target")

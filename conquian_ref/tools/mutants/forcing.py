@@ -4,13 +4,13 @@ RUL-14), and what follows a force (RUL-5, RUL-6)."""
 
 from __future__ import annotations
 
-
 from ...engine.cards import bit, count
 from ...engine.game import other
 from ...engine.outcome import How, Outcome
 from ...engine.phases import Phase
 from .base import MutantAdapter, MutantGame
 from .registry import mutant
+
 
 # == forcing onto the rival, the table convention (TC-FORCE-1..3, RUL-17) ===========================
 @mutant("tc-fitting-card-may-go", ["TC-FORCE-2"], "the table convention is dropped: a player may reject or pass a card fitting their own melds")

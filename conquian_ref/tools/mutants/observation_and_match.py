@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-
 from ...engine.game import SEATS
 from ...engine.match import Match
 from .base import MutantAdapter
 from .registry import mutant
+
 
 # == the observation (C-OBS-1) ========================================================================
 @mutant("rival-hand-visible", ["C-OBS-1"], "the observation shows the rival's hand")

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-
 from ...engine.cards import bit
 from ...engine.game import Game, other
 from ...engine.outcome import How, Outcome
 from ...engine.phases import Phase
 from .base import MutantAdapter, MutantGame
 from .registry import mutant
+
 
 # == use and discard (C-TURN-2, C-TURN-3, C-TURN-6) ================================================
 @mutant("taken-card-kept-in-hand", ["C-TURN-6", "C-TURN-2", "AA-EX-1"], "a card that melds with nothing may be taken into the hand (use with no cards)")
