@@ -76,7 +76,7 @@ def test_every_rule_a_mutant_breaks_exists_in_the_rules():
 
 def test_every_mutant_says_why_it_is_wrong_in_a_comment():
     # Each registration block (from one `@mutant(` to the next) holds a comment quoting the rule.
-    blocks = inspect.getsource(mutants_module).split("\n@mutant(")[1:]
+    blocks = [block for area in mutants_module.AREAS for block in inspect.getsource(area).split("\n@mutant(")[1:]]
     assert len(blocks) == len(MUTANTS)
     for block in blocks:
         mutant_id = block.split('"')[1]
@@ -104,6 +104,15 @@ def test_unreachable_mutants_say_why():
 )
 def test_every_rule_area_has_a_mutant(area):
     assert any(re.fullmatch(area + r".*", rid) for m in reachable_mutants() for rid in m.rules), f"no mutant breaks {area}"
+
+
+def test_the_mutant_modules_are_small_and_name_no_profile():
+    from conquian_ref.spec.profiles import PROFILE_IDS
+
+    for module in (*mutants_module.AREAS, mutants_module.base, mutants_module.registry):
+        source = inspect.getsource(module)
+        assert source.count("\n") < 400, f"{module.__name__} has grown past 400 lines: split it by rule area"
+        assert not [p for p in PROFILE_IDS if p in source], f"{module.__name__} names a profile: test its policies instead"
 
 
 def test_factories_resolve_and_shake_hands():

@@ -1,8 +1,9 @@
 """A match: deals in sequence, the dealer alternating, points per the profile.
 
-Implements AA-MATCH-1 (1 point a win, 0 for a draw, first to 3 points wins the match; the
-dealer alternates) and TC-MATCH-1 (no points: each deal stands alone, the dealer alternates in
-rematches). The first dealer is chosen outside the rules (AA-DEAL-1: at random) and given here.
+Implements the profile's match rule (`rules.match`): points per win and per draw and the points
+to win the match (`match:`), or no points at all (`match: null`: each deal stands alone); the
+dealer alternates after every deal. The first dealer is chosen outside the rules (the setup
+gives it) and given here.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ class Match:
 
     @property
     def rules_applied(self) -> list[str]:
-        """The profile's match rule (for rule coverage)."""
-        return [f"{self.profile.rule_prefix}-MATCH-1"]
+        """The profile's match rule, checked by every score (for rule coverage)."""
+        return [self.profile.rule("match")]
 
     def record(self, outcome: Outcome) -> None:
         """Add the result of the deal just played (dealt by `self.dealer`)."""

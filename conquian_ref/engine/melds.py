@@ -2,7 +2,7 @@
 
 Implements C-MELD-1 (a meld is a set or a run), C-SET-1 (3 or 4 of a rank, different suits),
 C-RUN-1..3 (runs: one suit, consecutive in sequence order, 7 next to 10/J, ace low, no wrap),
-TC-RUN-1 and AA-RUN-1 (run length limits), C-ARR-1..2 (a valid arrangement of all exposed
+the profile's run length rule (`rules.run_length`, RUL-2), C-ARR-1..2 (a valid arrangement of all exposed
 cards, with full rearrangement) and C-ARR-4 / RUL-3 ("fits" means any valid repartition).
 
 Every possible meld of a profile is listed once, as a bit mask, when the table is built (about
@@ -175,13 +175,13 @@ def meld_table(profile: Profile) -> MeldTable:
 
 def _meld_rules(profile: Profile, meld: int) -> tuple[str, ...]:
     """Which rules make `meld` a meld: C-SET-1 for a set; for a run C-RUN-1 and the profile's run
-    limits, C-RUN-2 when it crosses the gap left by the removed ranks (7 next to 10 or J),
+    length rule (RUL-2), C-RUN-2 when it crosses the gap left by the removed ranks (7 next to 10 or J),
     C-RUN-3 when it starts at the ace (ace low)."""
     deck = profile.deck
     cards = cards_of(meld)
     if len({deck.suit_of(c) for c in cards}) > 1:
         return ("C-SET-1",)
-    rules = ["C-RUN-1", f"{profile.rule_prefix}-RUN-1", "RUL-2"]
+    rules = ["C-RUN-1", profile.rule("run_length"), "RUL-2"]
     ranks = [deck.ranks[deck.rank_of(c)] for c in cards]
     if "7" in ranks[:-1]:
         rules.append("C-RUN-2")

@@ -1,4 +1,5 @@
-"""What one seat may know: the observation (C-OBS-1, TC-XCH-2, RUL-8, RUL-12).
+"""What one seat may know: the observation (C-OBS-1, the exchange's `rules.exchange_privacy`,
+RUL-8, RUL-12).
 
 Hidden information is a security property: an observation is built only from what the seat
 has seen. It holds the seat's own hand, every exposed card, the available card, the stock
@@ -10,19 +11,22 @@ only *whether* the rival has picked (RUL-12); after the swap, the given and rece
 from __future__ import annotations
 
 from .cards import count
+from .phases import Phase
 
 
 def observe(game, seat: int) -> dict:
     if game.trace:  # for rule coverage; not added to fired_last, which belongs to the last action
         game.rules_fired.add("C-OBS-1")
         if game.picks is not None:
-            game.rules_fired.update(("TC-XCH-2", "RUL-12") if game.phase == "exchange" else ("TC-XCH-2",))
+            game.rules_fired.add(game.profile.rule("exchange_privacy"))
+            if game.phase == Phase.EXCHANGE:
+                game.rules_fired.add("RUL-12")  # whether the rival has picked is public
     deck = game.deck
     rival = 1 - seat
     exchange = None
     if game.picks is not None:
         mine = game.picks[seat]
-        if game.phase == "exchange":
+        if game.phase == Phase.EXCHANGE:
             exchange = {"mine": None if mine is None else deck.name(mine), "rival_picked": game.picks[rival] is not None}
         else:
             exchange = {"gave": deck.name(mine), "received": deck.name(game.picks[rival])}
@@ -30,7 +34,7 @@ def observe(game, seat: int) -> dict:
         "seat": seat,
         "profile": game.profile.id,
         "dealer": game.dealer,
-        "phase": game.phase,
+        "phase": str(game.phase),
         "to_act": list(game.to_act),
         "hand": deck.names(game.hands[seat]),
         "hand_counts": [count(h) for h in game.hands],

@@ -1,15 +1,28 @@
-"""How a deal ends, as data (C-END-1, C-END-3, RUL-6)."""
+"""How a deal ends, as data: `How`, one member per ending, each naming its rule (C-END-1,
+RUL-6, C-END-3)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-# How a deal can end, and the rule behind each ending.
-HOW = {
-    "target_reached": "C-END-1",  # a use brought the player's exposed cards to the target
-    "forced_to_target": "RUL-6",  # a forced card brought the receiver to the target
-    "stock_exhausted": "C-END-3",  # the available card was rejected with an empty stock
-}
+
+class How(StrEnum):
+    """How a deal ended: the value is the outcome's `how` in JSON, `rule` the rule behind it."""
+
+    TARGET_REACHED = "target_reached", "C-END-1"  # a use brought the player's exposed cards to the target
+    FORCED_TO_TARGET = "forced_to_target", "RUL-6"  # a forced card brought the receiver to the target
+    STOCK_EXHAUSTED = "stock_exhausted", "C-END-3"  # the available card was rejected with an empty stock
+
+    def __new__(cls, value: str, rule: str):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.rule = rule
+        return member
+
+
+# {how: rule id}, for the tools that read the endings as a mapping (simulate, the book).
+HOW: dict[str, str] = {str(how): how.rule for how in How}
 
 
 @dataclass(frozen=True)
@@ -18,7 +31,7 @@ class Outcome:
 
     result: str  # "win" | "draw"
     winner: int | None
-    how: str  # a key of HOW
+    how: str  # a How (a str: the protocol's and the scenario files' value)
 
     def to_json(self) -> dict:
-        return {"result": self.result, "winner": self.winner, "how": self.how}
+        return {"result": self.result, "winner": self.winner, "how": str(self.how)}

@@ -5,6 +5,10 @@ and loaded by conquian_ref.spec.profiles; this module only turns its data into a
 The engine never subclasses per profile: it reads these fields. The schema admits the
 "Spielanleitung" variations (52 cards, two decks, four players, ...); `SUPPORTED` lists what
 the reference engine implements today, and loading anything else fails with one clear line.
+
+The profile's own rule ids (TC-GOAL-1, AA-DEAL-1, ...) are profile data too (`rules:`), read
+through `Profile.rule(concept)`, so the engine cites them without naming a profile in code.
+RUL-1 (target = hand size + 1) is checked here.
 """
 
 from __future__ import annotations
@@ -14,17 +18,41 @@ from dataclasses import dataclass
 from .cards import Deck
 from .errors import MalformedInput
 
-# Policy values the engine implements now; the schema allows more (see docs/rules/rulings.md,
-# "Seed-002 variations not yet profiled").
-SUPPORTED = {
+# Every policy field of schema/profile.schema.json with the values the engine implements; the
+# schema allows more (see docs/rules/rulings.md, "Seed-002 variations not yet profiled"). A field
+# missing here is one the engine reads in full (sizes, ranks, points), so any valid value works.
+SUPPORTED: dict[tuple[str, ...], set] = {
     ("deck", "copies"): {1},
+    ("deck", "jokers"): {0},
     ("players",): {2},
     ("partnerships",): {False},
     ("deal", "packet_size"): {1, 2},
+    ("deal", "first_to"): {"non_dealer"},
+    ("deal", "first_dealer"): {"chosen_by_setup"},
+    ("deal", "dealer_rotation"): {"alternate"},
+    ("melds", "ace"): {"low"},
+    ("melds", "wrap"): {False},
     ("rearrangement",): {"full"},
     ("meld_timing",): {"with_take"},
+    ("exchange", "cards"): {1},  # only read when the profile has an exchange
+    ("exchange", "simultaneous"): {True},
     ("opening", "style"): {"revealed_to_non_dealer"},
+    ("forcing", "own_fit"): {"automatic", "rival_option", "none"},
+    ("forcing", "onto_rival"): {True, False},
+    ("forcing", "forced_take_hand_cards"): {False},
+    ("stock_exhaustion",): {"draw_on_reject"},
+    ("rejected_cards",): {"out_of_play"},
 }
+
+# The rule-id keys of `rules:` the engine reads, always or under one policy value.
+RULE_KEYS_ALWAYS = ("deck", "deal", "opening", "goal", "run_length", "stock_exhaustion", "match")
+RULE_KEYS_BY_POLICY: dict[tuple[tuple[str, ...], object], tuple[str, ...]] = {
+    (("forcing", "own_fit"), "automatic"): ("fitting_card_taken",),
+    (("forcing", "own_fit"), "rival_option"): ("force_option", "forced_card_alone"),
+    (("forcing", "onto_rival"), True): ("force_onto_rival", "force_available_only"),
+    (("forcing", "onto_rival"), False): ("no_onto_rival",),
+}
+RULE_KEYS_WITH_EXCHANGE = ("exchange", "exchange_privacy")
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per loaded profile
@@ -32,7 +60,7 @@ class Profile:
     """A loaded rule profile. `data` keeps the validated YAML for reports and docs."""
 
     id: str
-    rule_prefix: str  # "TC" or "AA": the prefix of this profile's own rule ids
+    rule_prefix: str  # the prefix of this profile's own rule ids
     deck: Deck
     hand_size: int
     packet_size: int
@@ -44,18 +72,38 @@ class Profile:
     own_fit: str  # "automatic" | "rival_option" | "none"
     onto_rival: bool
     match: dict | None
+    rules: dict[str, str]  # concept -> this profile's own rule id, e.g. "goal" -> its GOAL-1 rule
+    rulings: frozenset[str]  # the rulings (RUL-n) this profile follows
     data: dict
 
     @property
     def stock_size(self) -> int:
         return self.deck.size - 2 * self.hand_size
 
+    def rule(self, concept: str) -> str:
+        """This profile's own rule id for `concept` (a key of the profile's `rules:`)."""
+        return self.rules[concept]
+
+    def cites(self, rule_id: str) -> bool:
+        """Whether `rule_id` applies under this profile: a core rule, one of its rulings, or one of
+        its own rules."""
+        return rule_id.startswith("C-") or rule_id in self.rulings or rule_id in self.rules.values()
+
+
+def _value(data: dict, path: tuple[str, ...]):
+    """The value at `path`, or None when a step of it is null (e.g. `exchange: null`)."""
+    for key in path:
+        if data is None:
+            return None
+        data = data[key]
+    return data
+
 
 def _check_supported(data: dict, source: str) -> None:
     for path, allowed in SUPPORTED.items():
-        value = data
-        for key in path:
-            value = value[key]
+        value = _value(data, path)
+        if value is None and path[0] == "exchange":
+            continue  # no exchange at all: nothing to implement
         if value not in allowed:
             raise MalformedInput(
                 f"{source}: {'.'.join(path)}",
@@ -67,12 +115,28 @@ def _check_supported(data: dict, source: str) -> None:
         raise MalformedInput(f"{source}: target", "the target must be hand_size + 1 (ruling RUL-1)")
 
 
+def _check_rules(data: dict, source: str) -> None:
+    """Every rule id the engine will cite under this profile's policies is given in `rules:`."""
+    rules = data.get("rules") or {}
+    needed = list(RULE_KEYS_ALWAYS) + (list(RULE_KEYS_WITH_EXCHANGE) if data["exchange"] else [])
+    for (path, value), keys in RULE_KEYS_BY_POLICY.items():
+        if _value(data, path) == value:
+            needed += keys
+    needed.append("rulings")
+    for key in needed:
+        if key not in rules:
+            raise MalformedInput(f"{source}: rules.{key}", "the profile must name its rule id for this (see docs/rules)")
+
+
 def profile_from_data(data: dict, source: str = "profile") -> Profile:
     """Build a Profile from profile data that has the schema's shape (conquian_ref.spec.profiles
     validates files against the schema before calling this)."""
     _check_supported(data, source)
+    _check_rules(data, source)
     deck = Deck.from_profile_data(data["deck"])
     melds = data["melds"]
+    rules = dict(data["rules"])
+    rulings = frozenset(rules.pop("rulings"))
     return Profile(
         id=data["id"],
         rule_prefix=data["rule_prefix"],
@@ -88,5 +152,7 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         own_fit=data["forcing"]["own_fit"],
         onto_rival=data["forcing"]["onto_rival"],
         match=data["match"],
+        rules=rules,
+        rulings=rulings,
         data=data,
     )

@@ -204,20 +204,3 @@ def configure(parser):
 
     return run
 
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m conquian_ref.tools.mutation`, until the subcommand is registered in cli.py."""
-    import argparse
-    import sys
-
-    parser = argparse.ArgumentParser(prog="conquian-ref mutants", description="mutation analysis of the scenario corpus")
-    runner = configure(parser)
-    try:
-        return runner(parser.parse_args(argv))
-    except ConquianError as exc:
-        print(f"conquian-ref: error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""Why the rules refuse an action: one ordered table, whose order is the documented precedence.
+
+Each row of `REFUSALS` is one reason code of docs/rules/reasons.md: the rules behind it, the
+phase and action types it is about, a condition (a small named function, or None when the phase
+and the type say it all) and the message. `refusal` reports the first row that applies, so a
+row earlier in the table wins over a later one (reasons.md, "Precedence"); tests/test_refusals.py
+checks the table against reasons.md. The phase rows take their action types from the phase
+table (conquian_ref.engine.phases): a phase refuses exactly the types it does not admit.
+What the rule trace records for a refusal is `traced_rules`: the row's rules that apply under
+the profile, or, for the two codes that stand for one rule per situation (`not_your_turn`,
+`card_not_in_hand`), the rule of the situation at hand.
+
+Rules: C-END-4 (nothing after the result), C-TURN-6 (no irregular actions), TC-XCH-1,
+C-TURN-3, AA-FORCE-1 / RUL-14 (the phases), C-TURN-2 / C-TURN-3 (only held cards), C-ARR-1
+(a use must arrange), C-TURN-5 (used or passed, used or rejected), TC-FORCE-2 (a fitting card
+must be taken), AA-MELD-1 and C-FORCE-1 (forcing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .actions import FIELDS
+from .cards import bit
+from .phases import PHASES, Phase
+
+Condition = Callable[[object, int, object], bool]  # (game, seat, action) -> the row applies
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    rules: tuple[str, ...]  # the rules behind the code (reasons.md's "rules" column)
+    phase: Phase | None  # the phase it is about; None: any phase
+    kinds: tuple[str, ...] | None  # the action types it is about; None: any type
+    condition: Condition | None  # the further condition; None: phase and type suffice
+    message: str | Callable[[object, int, object], str]
+    # For a code that stands for one rule per situation: the rules of the situation at hand
+    # (what the trace records); None: `rules`, less those that do not apply under the profile.
+    situation: Callable[[object, object], tuple[str, ...]] | None = None
+
+
+def _not_admitted(phase: Phase) -> tuple[str, ...]:
+    return tuple(kind for kind in FIELDS if kind not in PHASES[phase].admits)
+
+
+# -- the conditions ------------------------------------------------------------------------------
+def seat_may_not_act(game, seat, act) -> bool:
+    return seat not in game.to_act
+
+
+def profile_has_exchange(game, seat, act) -> bool:
+    return bool(game.profile.exchange_cards)
+
+
+def profile_has_no_exchange(game, seat, act) -> bool:
+    return not game.profile.exchange_cards
+
+
+def names_a_card_not_held(game, seat, act) -> bool:
+    hand = game.hands[seat]
+    return (act.card is not None and not hand & bit(act.card)) or bool(act.cards & ~hand)
+
+
+def use_has_no_arrangement(game, seat, act) -> bool:
+    return not game.table.arrangeable(game.exposed[seat] | bit(game.available) | act.cards)
+
+
+def card_is_freshly_revealed(game, seat, act) -> bool:
+    return game.revealed
+
+
+def card_is_from_the_rival(game, seat, act) -> bool:
+    return not game.revealed
+
+
+def card_fits_own_melds(game, seat, act) -> bool:
+    return not game._may_decline_card(seat)
+
+
+def profile_forbids_forcing_onto_rival(game, seat, act) -> bool:
+    return not game.profile.onto_rival
+
+
+def card_does_not_fit_rival(game, seat, act) -> bool:
+    return not game.table.fits(game.exposed[1 - seat], bit(game.available))
+
+
+# -- the rules of the situation, for the two codes that stand for several -----------------------------
+def rules_of_the_turn(game, act) -> tuple[str, ...]:
+    """Out of turn: during the exchange, the exchange rule (a seat that has picked waits for the
+    other); otherwise C-TURN-6."""
+    if game.phase == Phase.EXCHANGE:
+        return ("C-TURN-6", game.profile.rule("exchange"))
+    return ("C-TURN-6",)
+
+
+def rules_of_the_card_named(game, act) -> tuple[str, ...]:
+    """A card not held: a use names hand cards (C-TURN-2), a discard a hand card (C-TURN-3), an
+    exchange pick a hand card (the exchange rule)."""
+    if act.type == "exchange":
+        return (game.profile.rule("exchange"),)
+    return ("C-TURN-2",) if act.type == "use" else ("C-TURN-3",)
+
+
+def traced_rules(row: Refusal, game, act) -> tuple[str, ...]:
+    """The rules a refusal by `row` checked, as the trace records them."""
+    if row.situation is not None:
+        return row.situation(game, act)
+    return tuple(rule for rule in row.rules if game.profile.cites(rule))
+
+
+# -- the messages that name something ------------------------------------------------------------
+def _waiting(game, seat, act) -> str:
+    return f"seat {seat} may not act now; waiting for {list(game.to_act)}"
+
+
+def _not_held(game, seat, act) -> str:
+    if act.card is not None:
+        return f"{game.deck.name(act.card)} is not in seat {seat}'s hand"
+    return f"{', '.join(game.deck.names(act.cards & ~game.hands[seat]))} not in seat {seat}'s hand"
+
+
+# -- the table, in the order of precedence -----------------------------------------------------------
+PLAY = Phase.PLAY
+REFUSALS: tuple[Refusal, ...] = (
+    # code, rules behind it, phase, action types (None: any), condition, message
+    Refusal("game_over", ("C-END-4",), Phase.OVER, None,
+            condition=None, message="the deal is over; no action is accepted (C-END-4)"),
+    Refusal("not_your_turn", ("C-TURN-6", "TC-XCH-1"), None, None,
+            condition=seat_may_not_act, message=_waiting, situation=rules_of_the_turn),
+    # the phase codes: a phase refuses the action types it does not admit
+    Refusal("must_exchange", ("TC-XCH-1",), Phase.EXCHANGE, _not_admitted(Phase.EXCHANGE),
+            condition=None, message="each seat first picks one card for the exchange (TC-XCH-1)"),
+    Refusal("must_discard", ("C-TURN-3", "C-FORCE-1"), Phase.DISCARD, _not_admitted(Phase.DISCARD),
+            condition=None, message="after taking a card the seat discards one hand card (C-TURN-3)"),
+    Refusal("must_decide_force", ("AA-FORCE-1", "RUL-14"), Phase.FORCE_DECISION, _not_admitted(Phase.FORCE_DECISION),
+            condition=None, message="the rival decides first whether to force the card (AA-FORCE-1)"),
+    Refusal("no_discard_now", ("C-TURN-6",), PLAY, ("discard",),
+            condition=None, message="a discard follows only a take (C-TURN-6)"),
+    Refusal("nothing_to_decline", ("AA-FORCE-1", "RUL-14", "RUL-4"), PLAY, ("decline",),
+            condition=None, message="no forcing decision is pending (RUL-14)"),
+    Refusal("exchange_over", ("TC-XCH-1",), PLAY, ("exchange",),
+            condition=profile_has_exchange, message="the exchange happens once, before the opening card"),
+    Refusal("not_in_profile", ("AA-OPEN-1", "C-TURN-6"), PLAY, ("exchange",),
+            condition=profile_has_no_exchange, message="this profile has no exchange"),
+    # a card named must be held
+    Refusal("card_not_in_hand", ("C-TURN-2", "C-TURN-3", "TC-XCH-1"), None, None,
+            condition=names_a_card_not_held, message=_not_held, situation=rules_of_the_card_named),
+    # the rule-specific codes (each about one action type in play)
+    Refusal("no_valid_arrangement", ("C-TURN-2", "C-ARR-1", "C-ARR-2", "C-RUN-1", "C-SET-1", "C-MELD-1"), PLAY, ("use",),
+            condition=use_has_no_arrangement,
+            message="the exposed cards, the taken card and these hand cards form no valid arrangement"),
+    Refusal("cannot_reject_revealed", ("C-TURN-5", "TC-OPEN-1", "AA-OPEN-1"), PLAY, ("reject",),
+            condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)"),
+    Refusal("cannot_pass_rival_card", ("C-TURN-5",), PLAY, ("pass",),
+            condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)"),
+    Refusal("fitting_card_must_be_taken", ("TC-FORCE-2", "RUL-3", "RUL-4", "C-ARR-4"), PLAY, ("reject", "pass"),
+            condition=card_fits_own_melds, message="the card fits your melds: use it or force it (TC-FORCE-2)"),
+    Refusal("no_forcing_onto_rival", ("AA-MELD-1", "RUL-4"), PLAY, ("force",),
+            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)"),
+    Refusal("card_does_not_fit", ("C-FORCE-1", "C-ARR-4", "TC-FORCE-1"), PLAY, ("force",),
+            condition=card_does_not_fit_rival, message="the card does not fit the rival's exposed melds alone (C-FORCE-1)"),
+)
+
+# {reason code: the rules behind it}, in the order of precedence.
+REASONS: dict[str, tuple[str, ...]] = {row.code: row.rules for row in REFUSALS}
+BY_CODE: dict[str, Refusal] = {row.code: row for row in REFUSALS}
+
+# The rows that can apply to each (phase, action type), in table order: `refusal` tries only these.
+_ROWS: dict[tuple[Phase, str], tuple[Refusal, ...]] = {
+    (phase, kind): tuple(
+        row for row in REFUSALS if row.phase in (None, phase) and (row.kinds is None or kind in row.kinds)
+    )
+    for phase in Phase
+    for kind in FIELDS
+}
+
+
+def refusal(game, seat: int, act) -> Refusal | None:
+    """The first row of REFUSALS that refuses `act` by `seat` now, or None if it is legal. Pure."""
+    for row in _ROWS[game.phase, act.type]:
+        if row.condition is None or row.condition(game, seat, act):
+            return row
+    return None
+
+
+def message(row: Refusal, game, seat: int, act) -> str:
+    return row.message if isinstance(row.message, str) else row.message(game, seat, act)

@@ -1,0 +1,48 @@
+"""Checking the input of a deal's setup: seats, deck orders, dealt hands (C-DECK-2, C-DEAL-1).
+
+A setup that is not one deal of the profile's deck is malformed input, naming the field at
+fault; the rules are applied to the deal only once these checks pass.
+"""
+
+from __future__ import annotations
+
+from .errors import MalformedInput
+from .phases import SEATS
+from .profile import Profile
+
+
+def check_seat(seat: object, field: str) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
+        raise MalformedInput(field, f"a seat is 0 or 1, got {seat!r}")
+
+
+def parse_deck_order(profile: Profile, deck_order: object) -> list[int]:
+    """A deck order lists every card of the profile's deck exactly once, top card first."""
+    order = profile.deck.parse_list(deck_order, "deck")
+    if len(order) != profile.deck.size:
+        raise MalformedInput("deck", f"a deck order lists all {profile.deck.size} cards, got {len(order)}")
+    return order
+
+
+def check_hands(profile: Profile, hands: object) -> list[list[int]]:
+    """Two hands of the profile's hand size, as card indices."""
+    if not isinstance(hands, list) or len(hands) != 2:
+        raise MalformedInput("hands", "two hands are needed, one per seat")
+    parsed = [profile.deck.parse_list(h, f"hands[{s}]") for s, h in enumerate(hands)]
+    for s, h in enumerate(parsed):
+        if len(h) != profile.hand_size:
+            raise MalformedInput(f"hands[{s}]", f"a hand is dealt {profile.hand_size} cards, got {len(h)}")
+    return parsed
+
+
+def check_every_card_once(profile: Profile, places: dict[str, list[int]]) -> None:
+    """Every card of the deck in exactly one place; names the place of a duplicate."""
+    seen: dict[int, str] = {}
+    for place, cards in places.items():
+        for i, card in enumerate(cards):
+            if card in seen:
+                raise MalformedInput(f"{place}[{i}]", f"{profile.deck.name(card)} is already in {seen[card]}")
+            seen[card] = place
+    missing = [c for c in profile.deck.ordered() if c not in seen]
+    if missing:
+        raise MalformedInput("stock", f"cards missing from the deal: {', '.join(profile.deck.names(missing))}")

@@ -1,0 +1,26 @@
+"""The rule trace kept apart: rules checked by a step, and rules that hold by construction.
+
+`Game.rules_fired` holds the rules whose check ran, or that decided what happened, in a deal:
+a refusal, a take, a reveal, a win. `Game.rules_by_construction` holds the rules that no step
+decides, because the data and the actions are built so that they cannot be broken; rule
+coverage reports them as such, never as checked.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .profile import Profile
+
+
+@cache  # one frozen set per profile, shared by its deals
+def rules_by_construction(profile: Profile) -> frozenset[str]:
+    """The rules that hold because of how the engine is built, never checked by a step:
+    C-DECK-1 and the profile's deck rule (the deck is the profile's data), C-ARR-3 (no action
+    returns an exposed card to a hand), RUL-13 (the state holds the set of exposed cards, not a
+    partition), and under forcing onto the rival its rule that only the available card can be
+    forced (no action lays a hand card on the rival's melds)."""
+    rules = {"C-DECK-1", profile.rule("deck"), "C-ARR-3", "RUL-13"}
+    if profile.onto_rival:
+        rules.add(profile.rule("force_available_only"))
+    return frozenset(rules)

@@ -1,0 +1,73 @@
+"""Mutants of the observation (C-OBS-1) and of the match (the profiles' match rules)."""
+
+from __future__ import annotations
+
+from ...engine.game import SEATS
+from ...engine.match import Match
+from .base import MutantAdapter
+from .registry import mutant
+
+
+# == the observation (C-OBS-1) ========================================================================
+@mutant("rival-hand-visible", ["C-OBS-1"], "the observation shows the rival's hand")
+class RivalHandVisible(MutantAdapter):
+    # C-OBS-1: the observation "must never contain the rival's hand".
+    def change_observation(self, obs):
+        obs["rival_hand"] = self.game.deck.names(self.game.hands[1 - obs["seat"]])
+
+
+@mutant("stock-order-visible", ["C-OBS-1"], "the observation lists the stock in order")
+class StockOrderVisible(MutantAdapter):
+    # C-OBS-1: the observation "must never contain ... the order of the stock".
+    def change_observation(self, obs):
+        obs["stock"] = [self.game.deck.name(c) for c in self.game.stock]
+
+
+@mutant("available-hidden-from-rival", ["C-OBS-1"], "a seat does not observe the available card while it is offered to the other seat")
+class AvailableHiddenFromRival(MutantAdapter):
+    # C-OBS-1: the observation "must contain ... the available card and the seat it is offered to".
+    def change_observation(self, obs):
+        if obs["available"] and obs["available"]["offered_to"] != obs["seat"]:
+            obs["available"] = None
+
+
+# == the match (AA-MATCH-1, TC-MATCH-1) ===============================================================
+@mutant("draw-scores-a-point", ["AA-MATCH-1"], "a drawn deal scores 1 point to each player")
+class DrawScoresAPoint(MutantAdapter):
+    # AA-MATCH-1: "a draw scores 0 for both".
+    def change_profile(self, p):
+        return {"match": {**p.match, "points_per_draw": 1}} if p.match else {}
+
+
+class _DealerStaysOnDraw(Match):
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + sum(o.result == "win" for o in self.results)) % 2
+
+
+@mutant("dealer-stays-on-draw", ["AA-MATCH-1", "TC-MATCH-1"], "the dealer alternates after a win but deals again after a draw")
+class DealerStaysOnDraw(MutantAdapter):
+    # AA-MATCH-1: "The dealer alternates every deal, draws included."
+    match_class = _DealerStaysOnDraw
+
+
+@mutant("torno-scores-points", ["TC-MATCH-1"], "a profile without a match scores one: a point a win, first to 3")
+class TornoScoresPoints(MutantAdapter):
+    # TC-MATCH-1: "There are no points ... each deal stands alone".
+    def change_profile(self, p):
+        return {"match": {"points_per_win": 1, "points_per_draw": 0, "points_to_win": 3}} if p.match is None else {}
+
+
+class _WinnerNeedsMore(Match):
+    @property
+    def winner(self):
+        if self.points is None:
+            return None
+        return next((s for s in SEATS if self.points[s] > self.profile.match["points_to_win"]), None)
+
+
+@mutant("match-needs-four", ["AA-MATCH-1"], "the match is won with more than 3 points, not with 3")
+class MatchNeedsFour(MutantAdapter):
+    # AA-MATCH-1: "the first player to 3 points wins the match".
+    match_class = _WinnerNeedsMore
+
