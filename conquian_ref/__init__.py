@@ -6,8 +6,8 @@ The public face for a Python engine author (see docs/architecture.md for the who
     >>> # PROFILE_IDS: the ids of the files in conquian_ref/spec/profiles/
     >>> profile = conquian_ref.load_profile(conquian_ref.PROFILE_IDS[0])
     >>> game = conquian_ref.Game.from_seed(profile, seed=1)
-    >>> game.phase
-    'play'
+    >>> print(game.phase, game.to_act)
+    play (1,)
     >>> try:
     ...     game.apply(game.dealer, {"type": "reject"})
     ... except conquian_ref.IllegalAction as refusal:
@@ -25,18 +25,21 @@ from .engine.actions import Action, parse_action
 from .engine.errors import REASONS, ConquianError, IllegalAction, MalformedInput
 from .engine.game import Game
 from .engine.match import Match
-from .engine.outcome import Outcome
+from .engine.outcome import How, Outcome
+from .engine.phases import Phase
 from .engine.profile import Profile, profile_from_data
 
 __all__ = [
     "Action",
     "ConquianError",
     "Game",
+    "How",
     "IllegalAction",
     "MalformedInput",
     "Match",
     "Outcome",
     "PROFILE_IDS",
+    "Phase",
     "Profile",
     "REASONS",
     "load_profile",

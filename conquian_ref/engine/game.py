@@ -30,7 +30,7 @@ from .outcome import How, Outcome
 from .phases import PHASES, SEATS, Phase
 from .profile import Profile
 from .refusals import BY_CODE, message, refusal, traced_rules
-from .setup import check_every_card_once, check_hands, check_seat, parse_deck_order
+from .setup import check_dealt, check_seat, parse_deck_order
 from .state import available_json, state_json
 from .trace import rules_by_construction
 
@@ -98,9 +98,7 @@ class Game:
         is dealt, so the dealing pattern (C-DEAL-1, RUL-10, RUL-15) is not applied; the profile's
         deal rule (hand size, stock size) holds by construction: other hands are refused."""
         check_seat(dealer, "dealer")
-        parsed = check_hands(profile, hands)
-        stock_cards = profile.deck.parse_list(stock, "stock")
-        check_every_card_once(profile, {"hands[0]": parsed[0], "hands[1]": parsed[1], "stock": stock_cards})
+        parsed, stock_cards = check_dealt(profile, hands, stock)
         game = cls(profile, [mask_of(h) for h in parsed], stock_cards, dealer)
         game._fire("C-DECK-2")  # every card name of the hands and the stock was read
         game.rules_by_construction |= {profile.rule("deal")}

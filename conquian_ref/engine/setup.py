@@ -35,6 +35,15 @@ def check_hands(profile: Profile, hands: object) -> list[list[int]]:
     return parsed
 
 
+def check_dealt(profile: Profile, hands: object, stock: object) -> tuple[list[list[int]], list[int]]:
+    """Dealt hands and a stock (top first) holding every card of the deck exactly once, as card
+    indices."""
+    parsed = check_hands(profile, hands)
+    stock_cards = profile.deck.parse_list(stock, "stock")
+    check_every_card_once(profile, {"hands[0]": parsed[0], "hands[1]": parsed[1], "stock": stock_cards})
+    return parsed, stock_cards
+
+
 def check_every_card_once(profile: Profile, places: dict[str, list[int]]) -> None:
     """Every card of the deck in exactly one place; names the place of a duplicate."""
     seen: dict[int, str] = {}
