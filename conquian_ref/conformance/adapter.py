@@ -16,10 +16,8 @@ import sys
 
 from .. import __version__
 from ..engine.errors import ConquianError, IllegalAction
+from .protocol import CAPABILITIES, PROTOCOL_VERSION
 from .reference import Reference
-
-PROTOCOL_VERSION = 1
-CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match"]
 
 
 class ReferenceAdapter:
@@ -65,7 +63,7 @@ class ReferenceAdapter:
                 "homepage": None,  # no public home yet
             },
             "profiles": list(PROFILE_IDS),
-            "capabilities": CAPABILITIES,
+            "capabilities": list(CAPABILITIES),
         }
 
     def cmd_setup(self, request: dict) -> dict:

@@ -297,7 +297,7 @@ def bench_conformance(repeats: int) -> dict:
             times.append(time.perf_counter() - started)
         return min(times), result
 
-    from ..conformance.impl import Connection
+    from ..conformance.client import Connection
     from ..spec.profiles import PROFILE_IDS, load_profile
 
     adapter = f"{_sys.executable} -m conquian_ref.conformance.adapter"
