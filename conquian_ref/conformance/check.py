@@ -115,13 +115,7 @@ def run_check(
     """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
     `scenarios` skips loading the corpus (the benchmark times the replay alone)."""
     corpus = Path(corpus) if corpus else corpus_dir()
-    if scenarios is None:
-        if not corpus.exists():
-            raise ConquianError(f"{corpus}: no such corpus folder")
-        scenarios, problems = load_corpus([corpus])
-        if problems:
-            raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
-    chosen = select(scenarios, profile, patterns or [])
+    chosen = select(scenarios if scenarios is not None else _load(corpus), profile, patterns or [])
     known = known or {}
     trace = None
     if validate_messages:
@@ -163,6 +157,15 @@ def run_check(
         conn.close()
     run.seconds = time.perf_counter() - started
     return run
+
+
+def _load(corpus: Path) -> list[Scenario]:
+    if not corpus.exists():
+        raise ConquianError(f"{corpus}: no such corpus folder")
+    scenarios, problems = load_corpus([corpus])
+    if problems:
+        raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+    return scenarios
 
 
 def skip_reason(scenario: Scenario, handshake) -> str | None:
