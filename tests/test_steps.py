@@ -206,3 +206,28 @@ def test_record_stops_where_the_walk_judges_an_explicit_expectation_wrong(tmp_pa
     draft = _file_with(scenario, f"expect: {{refused: {code}}}", "expect: accepted").replace("outcome: null", f"outcome: {PLACEHOLDER}")
     with pytest.raises(ConquianError, match=rf"steps\[{at}\]\.expect: the draft expects 'accepted'"):
         record_text(tmp_path / scenario.path.name, draft)
+
+
+def _book():
+    """The book's walk and picture (tools/book.py today; tools/book/walk.py once it is a package)."""
+    try:
+        from conquian_ref.tools.book.walk import _picture, walk as book_walk
+    except ImportError:
+        try:
+            from conquian_ref.tools.book import _picture, walk as book_walk
+        except ImportError:
+            pytest.skip("the book's walk is not where this test looks for it")
+    return book_walk, _picture
+
+
+@pytest.mark.parametrize("scenario", DEALS[::7], ids=lambda s: s.id)
+def test_an_observed_keep_going_walk_gives_the_books_pictures(scenario):
+    # What the book draws can come from this walk: the same picture before the first step and
+    # after each action, the same answers, the same final state.
+    book_walk, picture = _book()
+    theirs = book_walk(scenario)
+    ours = walk(scenario, Reference(), keep_going=True, observe=lambda driver: picture(driver.game))
+    assert ours.start == theirs.start and ours.final_state == theirs.final
+    for mine, view in zip(ours.steps, theirs.steps, strict=True):
+        assert mine.answer == view.got
+        assert (mine.picture if "action" in mine.step else None) == view.after
