@@ -95,7 +95,7 @@ class StepResult:
     index: int
     step: dict
     planned: list[tuple[str, Request]]
-    answers: dict[str, object] = field(default_factory=dict)  # role -> answer, for every request made
+    answers: dict[str, object] = field(default_factory=dict)  # role -> answer (or its exception), per request made
     failures: list[Failure] = field(default_factory=list)  # at most one unless keep_going
     error: ConquianError | None = None  # the engine refused the input (keep_going only)
     picture: object = None  # observe(driver) after the action
