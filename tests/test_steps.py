@@ -231,3 +231,24 @@ def test_an_observed_keep_going_walk_gives_the_books_pictures(scenario):
     for mine, view in zip(ours.steps, theirs.steps, strict=True):
         assert mine.answer == view.got
         assert (mine.picture if "action" in mine.step else None) == view.after
+
+
+@pytest.mark.parametrize(
+    "legal, message",
+    [
+        ({"seat": 1, "actions": "foo"}, r"check\.legal: legal needs actions"),
+        ({"seat": 3, "actions": PLACEHOLDER}, r"check\.legal\.seat: the seat must be written, 0 or 1 \(got 3\)"),
+        ({"seat": 1}, r"check\.legal: legal needs actions"),
+    ],
+)
+def test_record_refuses_in_one_line_a_check_the_walk_cannot_ask(legal, message, tmp_path):
+    import yaml
+
+    from conquian_ref.engine.errors import ConquianError
+
+    scenario = next(s for s in DEALS if s.steps and "check" in s.steps[-1])
+    data = copy.deepcopy(scenario.data)
+    data["steps"][-1]["check"]["legal"] = legal
+    data["outcome"] = PLACEHOLDER
+    with pytest.raises(ConquianError, match=rf"steps\[{len(data['steps']) - 1}\]\.{message}"):
+        record_text(tmp_path / scenario.path.name, yaml.safe_dump(data, sort_keys=False))

@@ -279,7 +279,7 @@ def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
         if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"))):
             seat = part.get("seat") if isinstance(part, dict) else None
             raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
-        if part is not None and (needed not in part or kind == "legal" and not isinstance(part[needed], (list, str))):
+        if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
             raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
     perft = check.get("perft")
     if perft is not None and not (isinstance(perft, list) and 1 <= len(perft) <= 4):
