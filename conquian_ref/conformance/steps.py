@@ -270,12 +270,13 @@ class _StepAnswers:
         self.got: dict[str, object] = {}
 
     def __getitem__(self, role: str) -> object:
-        for planned_role, request in self._planned:
-            if planned_role not in self.got:
-                self.got[planned_role] = self._fetch(request)
-            if planned_role == role:
-                break
-        answer = self.got[role]  # a KeyError here is a judge reading a role its step did not plan
+        got = self.got
+        if role not in got:
+            for planned_role, request in self._planned[len(got) :]:
+                got[planned_role] = self._fetch(request)
+                if planned_role == role:
+                    break
+        answer = got[role]  # a KeyError here is a judge reading a role its step did not plan
         if isinstance(answer, Exception):
             raise answer
         return answer
@@ -300,26 +301,24 @@ class _Judge:
     def step(self, result: StepResult, answers: _StepAnswers, divide) -> None:
         """Judge each part of the step in plan order (the action, then each check kind)."""
         step, check = result.step, result.step.get("check") or {}
+        result.answers = answers.got  # filled as the answers are read
         parts = (["action"] if "action" in step else []) + [kind for kind in CHECK_REQUESTS if kind in check]
-        try:
-            for part in parts:
-                expected = step.get("expect", "accepted") if part == "action" else check[part]
-                try:
-                    failure = self.part(result, part, expected, answers, divide)
-                except ConquianError as exc:
-                    if not self.keep_going:
-                        raise
-                    result.error = result.error or exc
-                    continue
-                if failure:
-                    result.failures.append(failure)
-                    if not self.keep_going:
-                        return
-        finally:
-            result.answers = answers.got
+        for part in parts:
+            expected = step.get("expect", "accepted") if part == "action" else check[part]
+            try:
+                failure = self.part(result, part, expected, answers, divide)
+            except ConquianError as exc:
+                if not self.keep_going:
+                    raise
+                result.error = result.error or exc
+                continue
+            if failure:
+                result.failures.append(failure)
+                if not self.keep_going:
+                    return
 
     def part(self, result: StepResult, part: str, expected: object, answers: _StepAnswers, divide) -> Failure | None:
-        if self.is_open(expected):
+        if self.open_word is not None and self.is_open(expected):
             answers[part]  # fetched and kept, not judged
             return None
         if part == "action":
