@@ -1,10 +1,11 @@
 """The one step interpreter: a scenario is walked once, each step's requests planned and judged.
 
 Every reader of a scenario's steps goes through `walk`: `check` and the pytest plugin (through
-`replay`), `lint` and `coverage` (through `replay` on the reference engine), `record` (which fills
-its placeholders from the answers of the walk) and the book (which draws its pictures with
-`observe`). So what a step asks of an implementation is written once, in `plan`, and what makes
-an answer right is written once, in the judges below.
+`replay`), `lint` and `coverage` (through `replay` on the reference engine) and `record` (which
+fills its placeholders from the answers of the walk); the book can draw its pictures from it with
+`observe` (tests/test_steps.py checks they are the book's own). So what a step asks of an
+implementation is written once, in `plan`, and what makes an answer right is written once, in the
+judges below, which apply docs/protocol.md "How answers are compared" (conformance.compare).
 
 The API:
 
