@@ -1,4 +1,4 @@
-"""The replay sends a scenario's requests in one batch (replay._Pipeline): pin what that must
+"""The replay sends a scenario's requests in one batch (conformance.steps, through the driver's `batch`): pin what that must
 not change. Answers are still compared step by step, a perft mismatch is divided at the step
 where it happened (not after the later steps the adapter already played), and large answers
 cannot deadlock the two pipes."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conquian_ref.conformance.replay import ReferenceDriver, replay
+from conquian_ref.conformance.reference import Reference
+from conquian_ref.conformance.replay import replay
 from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 SCENARIOS, PROBLEMS = load_corpus([corpus_dir()])
@@ -24,7 +25,7 @@ def test_corpus_is_not_empty():
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
 def test_scenario(scenario):
-    result = replay(scenario, ReferenceDriver())
+    result = replay(scenario, Reference())
     if result.failure:
         pytest.fail(
             result.failure.describe(scenario) + "\n  annotation: " + " ".join(scenario.data["annotation"].split()),

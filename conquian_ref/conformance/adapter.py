@@ -15,11 +15,9 @@ import json
 import sys
 
 from .. import __version__
-from ..engine.errors import ConquianError, IllegalAction
+from ..engine.errors import ConquianError
+from .protocol import CAPABILITIES, PROTOCOL_VERSION
 from .reference import Reference
-
-PROTOCOL_VERSION = 1
-CAPABILITIES = ["setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match"]
 
 
 class ReferenceAdapter:
@@ -65,7 +63,7 @@ class ReferenceAdapter:
                 "homepage": None,  # no public home yet
             },
             "profiles": list(PROFILE_IDS),
-            "capabilities": CAPABILITIES,
+            "capabilities": list(CAPABILITIES),
         }
 
     def cmd_setup(self, request: dict) -> dict:
@@ -78,21 +76,23 @@ class ReferenceAdapter:
         return {"ok": True}
 
     def cmd_apply(self, request: dict) -> dict:
-        game = self._game()
-        try:
-            game.apply(_field(request, "seat"), _field(request, "action"))
-        except IllegalAction as exc:
-            return {"result": "refused", "reason": exc.reason, "message": exc.message}
+        self._game()
+        refusal = self.reference.try_apply(_field(request, "seat"), _field(request, "action"))
+        if refusal is not None:
+            return {"result": "refused", "reason": refusal.reason, "message": refusal.message}
         return {"result": "accepted"}
 
     def cmd_state(self, request: dict) -> dict:
-        return {"state": self._game().state_json()}
+        self._game()
+        return {"state": self.reference.state()}
 
     def cmd_observation(self, request: dict) -> dict:
-        return {"observation": self._game().observation(_seat(request))}
+        self._game()
+        return {"observation": self.reference.observation(_seat(request))}
 
     def cmd_legal(self, request: dict) -> dict:
-        return {"actions": self._game().legal_actions(_seat(request))}
+        self._game()
+        return {"actions": self.reference.legal(_seat(request))}
 
     def cmd_perft(self, request: dict) -> dict:
         self._game()

@@ -2,7 +2,7 @@
 
 The main job of the project. For each selected scenario: skip it if the implementation does
 not support its profile or a capability it needs; otherwise replay it over the protocol
-(conquian_ref.conformance.impl) and classify the result:
+(conquian_ref.conformance.client, .driver) and classify the result:
 
 | status  | meaning                                                                  |
 |---------|--------------------------------------------------------------------------|
@@ -26,13 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
-from .impl import REFERENCE, AdapterFailure, Connection, ImplementationDriver, describe_command
+from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, describe_command
+from .driver import ImplementationDriver
+from .failures import AdapterFailure
+from .protocol import CHECK_CAPABILITIES, MATCH, REQUIRED
 from .progress import progress_bar
 from .replay import Failure, replay
 from ..spec.scenario import Scenario, corpus_dir, load_corpus
 
 STOP_AFTER = 5  # identical adapter failures in a row that stop the run
-CORE = {"state"}  # capabilities every implementation must declare
 
 
 @dataclass
@@ -78,16 +80,10 @@ def needs(scenario: Scenario) -> set[str]:
     """The optional capabilities a scenario needs (docs/protocol.md, "Capabilities")."""
     data = scenario.data
     if "match" in data:
-        return {"match"}
-    wanted = set(CORE)
+        return {MATCH}
+    wanted = set(REQUIRED)
     for step in data["steps"]:
-        check = step.get("check", {})
-        if "observation" in check:
-            wanted.add("observation")
-        if "legal" in check:
-            wanted.add("legal_actions")
-        if "perft" in check:
-            wanted.add("perft")
+        wanted.update(cap for kind, cap in CHECK_CAPABILITIES.items() if kind in step.get("check", {}))
     return wanted
 
 
@@ -118,20 +114,12 @@ def run_check(
 ) -> Run:
     """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
     `scenarios` skips loading the corpus (the benchmark times the replay alone)."""
-    from .impl import DEFAULT_TIMEOUT
-
     corpus = Path(corpus) if corpus else corpus_dir()
-    if scenarios is None:
-        if not corpus.exists():
-            raise ConquianError(f"{corpus}: no such corpus folder")
-        scenarios, problems = load_corpus([corpus])
-        if problems:
-            raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
-    chosen = select(scenarios, profile, patterns or [])
+    chosen = select(scenarios if scenarios is not None else _load(corpus), profile, patterns or [])
     known = known or {}
     trace = None
     if validate_messages:
-        from .protocol_check import MessageValidator
+        from .protocol import MessageValidator
 
         trace = MessageValidator()
     conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace)
@@ -169,6 +157,15 @@ def run_check(
         conn.close()
     run.seconds = time.perf_counter() - started
     return run
+
+
+def _load(corpus: Path) -> list[Scenario]:
+    if not corpus.exists():
+        raise ConquianError(f"{corpus}: no such corpus folder")
+    scenarios, problems = load_corpus([corpus])
+    if problems:
+        raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+    return scenarios
 
 
 def skip_reason(scenario: Scenario, handshake) -> str | None:

@@ -1,6 +1,6 @@
 """The one official comparator: how an expected fragment is matched against an answer.
 
-Rules (also stated in docs/protocol.md when the protocol exists):
+Rules (also stated in docs/protocol.md, "How answers are compared"):
 * A mapping in the expectation is a fragment: every key it gives must be present and match;
   keys it does not give are not compared.
 * Card lists whose order means nothing are compared as sets: `hand`, `cards`, and each seat's

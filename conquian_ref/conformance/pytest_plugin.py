@@ -23,7 +23,9 @@ from pathlib import Path
 import pytest
 
 from .check import select, skip_reason
-from .impl import AdapterFailure, Connection, ImplementationDriver
+from .client import Connection
+from .driver import ImplementationDriver
+from .failures import AdapterFailure
 from .replay import replay
 from ..spec.scenario import corpus_dir, load_corpus
 

@@ -54,11 +54,16 @@ class Reference:
 
     def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
         """("accepted", None) or ("refused", reason code). MalformedInput propagates."""
+        refusal = self.try_apply(seat, action)
+        return ("accepted", None) if refusal is None else ("refused", refusal.reason)
+
+    def try_apply(self, seat: int, action: dict) -> IllegalAction | None:
+        """Apply the action; None, or the rules' refusal with its message (the deal unchanged)."""
         try:
             self.game.apply(seat, action)
         except IllegalAction as exc:
-            return "refused", exc.reason
-        return "accepted", None
+            return exc
+        return None
 
     def state(self) -> dict:
         return self.game.state_json()

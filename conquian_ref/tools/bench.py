@@ -284,7 +284,8 @@ def bench_conformance(repeats: int) -> dict:
     import sys as _sys
 
     from ..conformance.check import run_check
-    from ..conformance.replay import ReferenceDriver, replay
+    from ..conformance.reference import Reference
+    from ..conformance.replay import replay
     from ..spec.scenario import corpus_dir, load_corpus
 
     def best(work) -> tuple[float, object]:
@@ -296,7 +297,7 @@ def bench_conformance(repeats: int) -> dict:
             times.append(time.perf_counter() - started)
         return min(times), result
 
-    from ..conformance.impl import Connection
+    from ..conformance.client import Connection
     from ..spec.profiles import PROFILE_IDS, load_profile
 
     adapter = f"{_sys.executable} -m conquian_ref.conformance.adapter"
@@ -311,7 +312,7 @@ def bench_conformance(repeats: int) -> dict:
         conn.close()
 
     load, (scenarios, _) = best(lambda: load_corpus([corpus_dir()]))
-    in_process, _ = best(lambda: [replay(s, ReferenceDriver()) for s in scenarios])
+    in_process, _ = best(lambda: [replay(s, Reference()) for s in scenarios])
     direct, _ = best(lambda: run_check(impl="reference", scenarios=scenarios))
     process, _ = best(lambda: run_check(impl=adapter, scenarios=scenarios))
     start, _ = best(start_adapter)

@@ -17,13 +17,14 @@ from ..spec.scenario import Problem, corpus_dir, load_corpus
 
 def lint(paths: list[Path | str], replay_steps: bool = True) -> tuple[int, list[Problem]]:
     """(number of scenarios read, every problem found)."""
-    from ..conformance.replay import ReferenceDriver, replay
+    from ..conformance.reference import Reference
+    from ..conformance.replay import replay
 
     scenarios, problems = load_corpus(paths)
     if replay_steps:
         for scenario in scenarios:
             try:
-                failure = replay(scenario, ReferenceDriver()).failure
+                failure = replay(scenario, Reference()).failure
             except ConquianError as exc:  # e.g. an action the engine reads as malformed
                 problems.append(scenario.problem(("steps",), f"does not replay: {exc}"))
                 continue

@@ -14,8 +14,9 @@ reference engine should write down:
 | `outcome: record`                             | null, or the outcome after the last step           |
 | `match: {..., expect: record}` (match scenarios) | points, next dealer and winner                  |
 
-The draft is replayed on the reference engine step by step; each placeholder is filled with
-what the engine gives at that point (after the step's action, like every check). An explicit
+The draft is walked on the reference engine by the step interpreter `check` uses
+(conquian_ref.conformance.steps, with the placeholders left unjudged); each placeholder is filled
+with what the engine gave at that point (after the step's action, like every check). An explicit
 `expect` that the engine does not agree with stops the recording at that line: the steps after
 it would replay a different game. The result is shown as a unified diff of the file; it is
 written only with --write, or after a yes on a terminal, and only if the recorded file passes
@@ -35,7 +36,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.errors import ConquianError, IllegalAction, MalformedInput
+from ..engine.errors import ConquianError, MalformedInput
 from ..spec.scenario import Problem, field_path
 from ..spec.yamlfile import YamlError, line_of, path_text
 from .yamltext import apply_edits, confirm, interactive, is_flow, load, render_at, unified_diff
@@ -160,7 +161,6 @@ def _has_placeholder(value: object) -> bool:
 def record_text(path: Path, text: str) -> Recording:
     """Fill the placeholders of one draft (its text given); the result is checked with lint."""
     from ..spec.profiles import PROFILE_IDS
-    from ..conformance.replay import ReferenceDriver
 
     draft = _Draft(path, text)
     data = draft.data
@@ -175,11 +175,10 @@ def record_text(path: Path, text: str) -> Recording:
         raise draft.error(("profile",), f"unknown profile {profile!r} (known: {', '.join(PROFILE_IDS)})")
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
-    driver = ReferenceDriver()
     if "match" in data:
-        _record_match(draft, driver, fills)
+        _record_match(draft, fills)
     else:
-        _record_deal(draft, driver, fills)
+        _record_deal(draft, fills)
 
     edits = _edits(draft, fills)
     new = apply_edits(text, edits)
@@ -193,92 +192,134 @@ def record_text(path: Path, text: str) -> Recording:
     return recording
 
 
-def _record_match(draft: _Draft, driver, fills: dict) -> None:
+def _walk(draft: _Draft):
+    """The draft walked on the reference engine by the step interpreter (the one `check` uses):
+    every step, its placeholders not judged but answered."""
+    from ..conformance.reference import Reference
+    from ..conformance.steps import walk
+    from ..spec.scenario import Scenario
+
+    return walk(Scenario(draft.data, draft.path, draft.lines), Reference(), keep_going=True, open_word=PLACEHOLDER)
+
+
+def _record_match(draft: _Draft, fills: dict) -> None:
     match = draft.data["match"]
     if not isinstance(match, dict) or _has_placeholder({k: v for k, v in match.items() if k != "expect"}):
         raise draft.error(("match",), "only match.expect can be recorded")
     try:
-        got = driver.match(draft.data["profile"], match["first_dealer"], match["deals"])
-    except (KeyError, TypeError, ValueError, MalformedInput) as exc:
+        walked = _walk(draft)
+    except (KeyError, TypeError, ValueError) as exc:
         raise draft.error(("match",), f"cannot replay the match: {exc}") from None
-    fills[("match", "expect")] = _fill(match["expect"], got, ("points", "next_dealer", "winner"))
+    if walked.error is not None:
+        raise draft.error(("match",), f"cannot replay the match: {walked.error}")
+    fills[("match", "expect")] = _fill(match["expect"], walked.match, ("points", "next_dealer", "winner"))
 
 
-def _record_deal(draft: _Draft, driver, fills: dict) -> None:
+def _record_deal(draft: _Draft, fills: dict) -> None:
     data = draft.data
-    setup, steps = data.get("setup"), data.get("steps")
+    _check_deal(draft)
+    try:
+        walked = _walk(draft)
+    except (KeyError, TypeError) as exc:
+        raise draft.error(("setup",), f"incomplete setup ({exc})") from None
+    if walked.error is not None:
+        raise _engine_error(draft, ("setup",), walked.error)
+    for result in walked.steps:
+        where = ("steps", result.index)
+        if result.error is not None:
+            raise _engine_error(draft, where, result.error)
+        if "action" in result.step:
+            _record_action(draft, result, fills)
+        check = result.step.get("check") or {}
+        _record_check(draft, where + ("check",), check, result.got, fills)
+    if data.get("outcome") == PLACEHOLDER:
+        fills[("outcome",)] = walked.final_state.get("outcome")
+
+
+def _engine_error(draft: _Draft, where: tuple, exc: ConquianError) -> ConquianError:
+    if isinstance(exc, MalformedInput):
+        return draft.error(where + field_path(exc.field), exc.message)
+    return draft.error(where, str(exc))
+
+
+def _check_deal(draft: _Draft) -> None:
+    """What the walk needs of a draft deal before it can be walked: a setup, steps, and in each
+    step a seat with an action, an expectation of a known form, and seats and depths for its checks."""
+    setup, steps = draft.data.get("setup"), draft.data.get("steps")
     if not isinstance(setup, dict):
         raise draft.error(("setup",), "a deal scenario needs a setup: dealer, and hands + stock or deck")
     if not isinstance(steps, list):
         raise draft.error(("steps",), "steps must be a list (write `steps: []` for none)")
-    try:
-        driver.setup(data["profile"], setup)
-    except MalformedInput as exc:
-        raise draft.error(("setup",) + field_path(exc.field), exc.message) from None
-    except (KeyError, TypeError) as exc:
-        raise draft.error(("setup",), f"incomplete setup ({exc})") from None
     for i, step in enumerate(steps):
         where = ("steps", i)
         if not isinstance(step, dict):
             raise draft.error(where, "a step is a mapping: seat + action, and/or check")
         if "action" in step:
-            _record_action(draft, driver, i, step, fills)
+            _check_action(draft, where, step)
         check = step.get("check")
-        if isinstance(check, dict):
-            _record_check(draft, driver, i, check, fills)
-    if data.get("outcome") == PLACEHOLDER:
-        fills[("outcome",)] = driver.state().get("outcome")
+        if check is not None and not isinstance(check, dict):
+            raise draft.error(where + ("check",), "a check is a mapping: state, observation, legal and/or perft")
+        _check_check(draft, where + ("check",), check or {})
 
 
-def _record_action(draft: _Draft, driver, i: int, step: dict, fills: dict) -> None:
-    where = ("steps", i)
-    seat, action = step.get("seat"), step["action"]
-    if seat not in (0, 1) or isinstance(seat, bool):
+def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
+    seat = step.get("seat")
+    if not _is_seat(seat):
         raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {seat!r})")
-    if _has_placeholder(action):
+    if _has_placeholder(step["action"]):
         raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
-    try:
-        driver.game.apply(seat, action)
-        result: object = "accepted"
-    except IllegalAction as exc:
-        result = {"refused": exc.reason}
-    except MalformedInput as exc:
-        raise draft.error(where + field_path(exc.field), exc.message) from None
     expect = step.get("expect", "accepted")
+    if expect not in ("accepted", PLACEHOLDER) and not (isinstance(expect, dict) and set(expect) == {"refused"}):
+        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {expect!r})")
+
+
+def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
+    for kind, needed in (("observation", "match"), ("legal", "actions")):
+        part = check.get(kind)
+        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"))):
+            seat = part.get("seat") if isinstance(part, dict) else None
+            raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
+        if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
+            raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
+    perft = check.get("perft")
+    if perft is not None and not (isinstance(perft, list) and 1 <= len(perft) <= 4):
+        raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
+
+
+def _is_seat(seat: object) -> bool:
+    return seat in (0, 1) and not isinstance(seat, bool)
+
+
+def _record_action(draft: _Draft, result, fills: dict) -> None:
+    """The action's answer fills `expect: record`; an explicit expect the engine does not give
+    stops the recording (the steps after it would replay a different game)."""
+    where = ("steps", result.index, "expect")
+    answer = result.answer
+    got = "accepted" if answer[0] == "accepted" else {"refused": answer[1]}
+    expect = result.step.get("expect", "accepted")
     if expect == PLACEHOLDER:
-        fills[where + ("expect",)] = result
-    elif expect != result:
+        fills[where] = got
+    elif any(f.field == "expect" for f in result.failures):
         raise draft.error(
-            where + ("expect",),
-            f"the draft expects {expect!r}, the reference engine gives {result!r}; recording stops here "
+            where,
+            f"the draft expects {expect!r}, the reference engine gives {got!r}; recording stops here "
             "(if your reading of the rules is right, this is an issue to open)",
         )
 
 
-def _record_check(draft: _Draft, driver, i: int, check: dict, fills: dict) -> None:
-    where = ("steps", i, "check")
-    state = check.get("state")
-    if _has_placeholder(state):
-        fills[where + ("state",)] = _fill(state, driver.state(), STATE_KEYS)
+def _record_check(draft: _Draft, where: tuple, check: dict, got: dict, fills: dict) -> None:
+    """Each check kind holding a placeholder is filled from what the walk got for it."""
+    if _has_placeholder(check.get("state")):
+        fills[where + ("state",)] = _fill(check["state"], got["state"], STATE_KEYS)
     observation = check.get("observation")
-    if isinstance(observation, dict) and _has_placeholder(observation.get("match")):
-        seat = observation.get("seat")
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise draft.error(where + ("observation", "seat"), f"the observation's seat must be written, 0 or 1 (got {seat!r})")
-        got = driver.observation(seat)
-        fills[where + ("observation", "match")] = _fill(observation["match"], got, OBSERVATION_KEYS)
+    if observation is not None and _has_placeholder(observation.get("match")):
+        fills[where + ("observation", "match")] = _fill(observation["match"], got["observation"], OBSERVATION_KEYS)
     legal = check.get("legal")
-    if isinstance(legal, dict) and legal.get("actions") == PLACEHOLDER:
-        seat = legal.get("seat")
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise draft.error(where + ("legal", "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
-        fills[where + ("legal", "actions")] = driver.legal(seat)
+    if legal is not None and legal.get("actions") == PLACEHOLDER:
+        fills[where + ("legal", "actions")] = got["legal"]
     perft = check.get("perft")
-    if isinstance(perft, list) and PLACEHOLDER in perft:
-        if not 1 <= len(perft) <= 4:
-            raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
-        counts = driver.perft(len(perft))
-        fills[where + ("perft",)] = [c if v == PLACEHOLDER else v for v, c in zip(perft, counts)]
+    if perft is not None and PLACEHOLDER in perft:
+        fills[where + ("perft",)] = [c if v == PLACEHOLDER else v for v, c in zip(perft, got["perft"])]
 
 
 def _edits(draft: _Draft, fills: dict) -> list:

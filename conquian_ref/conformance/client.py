@@ -1,0 +1,190 @@
+"""The client of the conformance protocol: `Connection` to one implementation under test.
+
+A connection runs one long-lived adapter (conquian_ref.conformance.transport) or, in `direct`
+mode, calls a Python adapter in-process (`--impl python:MODULE:FACTORY`, and `--impl reference`,
+the bundled reference adapter). It numbers each request (`seq`), sends one JSON object per line,
+matches each answer to its request, and pipelines a list of requests (`request_many`). Whatever
+goes wrong is an AdapterFailure (conquian_ref.conformance.failures says which kind where).
+`Handshake` is what the implementation said of itself in answer to `start`.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass, field
+
+from .failures import AdapterFailure
+from .protocol import ANSWER_KEYS, PROTOCOL_VERSION
+from .transport import AdapterProcess
+
+DEFAULT_TIMEOUT = 10.0  # seconds per message: generous for perft, short enough to bound a run
+PIPELINE_BYTES = 16 * 1024  # requests written at once before their answers are read (a pipe holds 64 KiB)
+
+REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-process
+
+
+@dataclass
+class Handshake:
+    """What the implementation said of itself in answer to `start`."""
+
+    implementation: dict
+    profiles: list[str]
+    capabilities: set[str]
+    raw: dict = field(repr=False, default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        impl = self.implementation
+        return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+
+
+class Connection:
+    """One implementation under test: `request(cmd, **fields)` returns its answer object."""
+
+    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None):
+        self.impl = impl
+        self.timeout = timeout
+        self.trace = trace  # a callable(direction, message) for `--validate-messages` and logs
+        self.seq = 0
+        self._process: AdapterProcess | None = None
+        self._direct = None
+        self.handshake: Handshake | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> Handshake:
+        """Start the adapter and do the handshake; AdapterFailure if it cannot."""
+        self.close()
+        if self.impl == REFERENCE:
+            from .adapter import ReferenceAdapter
+
+            self._direct = ReferenceAdapter()
+        elif self.impl.startswith("python:"):
+            self._direct = _load_python_adapter(self.impl[len("python:") :])
+        else:
+            try:
+                self._process = AdapterProcess(self.impl)
+            except OSError as exc:
+                raise AdapterFailure("crash", f"cannot start {self.impl!r}: {exc}") from None
+        answer = self.request("start", version=PROTOCOL_VERSION)
+        for key in ANSWER_KEYS["start"]:
+            if key not in answer:
+                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail)
+        self.handshake = Handshake(answer["implementation"], list(answer["profiles"]), set(answer["capabilities"]), answer)
+        return self.handshake
+
+    def close(self) -> None:
+        if self._process is not None:
+            try:
+                if self._process.proc.poll() is None:
+                    self.seq += 1
+                    self._process.write(json.dumps({"seq": self.seq, "cmd": "stop"}).encode() + b"\n")
+            except OSError:
+                pass
+            self._process.kill()
+        self._process = None
+        self._direct = None
+
+    def restart(self) -> Handshake:
+        return self.start()
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._process.stderr_tail if self._process else ""
+
+    # -- messages ------------------------------------------------------------------------------
+    def request(self, cmd: str, **fields) -> dict:
+        message = self._message(cmd, fields)
+        try:
+            if self._direct is not None:
+                answer = self._direct_exchange(message)
+            else:
+                self._process.send(_line(message), cmd)
+                answer = self._process.read_answer(cmd, self.timeout)
+        except AdapterFailure as exc:
+            exc.cmd = cmd
+            raise
+        return self._checked(answer, cmd, message["seq"])
+
+    def request_many(self, requests: list[tuple[str, dict]]) -> list:
+        """Several requests, pipelined over a process: all written at once, then the answers
+        read in order with the same checks as `request` (in direct mode, one after the other).
+        A failure ends the list: the answers read before it, then the AdapterFailure itself."""
+        answers: list = []
+        if self._process is None:
+            for cmd, fields in requests:
+                try:
+                    answers.append(self.request(cmd, **fields))
+                except AdapterFailure as exc:
+                    return answers + [exc]
+            return answers
+        pending = list(reversed(requests))
+        while pending:
+            # Written in chunks small enough for the pipe to hold while the adapter is busy
+            # answering: reading the answers of one chunk before writing the next rules out a
+            # deadlock of both sides writing into full pipes.
+            chunk, lines, size = [], [], 0
+            while pending and size < PIPELINE_BYTES:
+                chunk.append(self._message(*pending.pop()))
+                lines.append(_line(chunk[-1]))
+                size += len(lines[-1])
+            try:
+                self._process.send(b"".join(lines), chunk[0]["cmd"])
+                for message in chunk:
+                    answer = self._process.read_answer(message["cmd"], self.timeout)
+                    answers.append(self._checked(answer, message["cmd"], message["seq"]))
+            except AdapterFailure as exc:
+                exc.cmd = exc.cmd or message["cmd"]
+                return answers + [exc]  # the answers before the failure, then the failure
+        return answers
+
+    def _message(self, cmd: str, fields: dict) -> dict:
+        self.seq += 1
+        message = {"seq": self.seq, "cmd": cmd, **fields}
+        if self.trace:
+            self.trace("request", message)
+        return message
+
+    def _checked(self, answer: dict, cmd: str, seq: int) -> dict:
+        """The answer to request `seq`, or AdapterFailure (wrong seq, or an error answer)."""
+        if self.trace:
+            self.trace("answer", answer)
+        if answer.get("seq") != seq:
+            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {answer.get('seq')!r}", self.stderr_tail, cmd)
+        if "error" in answer:
+            error = answer["error"]
+            text = error.get("message", error) if isinstance(error, dict) else error
+            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail, cmd)
+        return answer
+
+    def _direct_exchange(self, message: dict) -> dict:
+        """An in-process adapter: the same messages as dicts (copied through JSON, so that
+        nothing is shared by reference and only JSON values pass)."""
+        try:
+            answer = json.loads(json.dumps(self._direct.handle(json.loads(json.dumps(message)))))
+        except Exception as exc:  # the adapter's own bug: report it against this scenario
+            raise AdapterFailure("crash", f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        if not isinstance(answer, dict):
+            raise AdapterFailure("garbage", f"handle() returned {type(answer).__name__}, not an object")
+        return answer
+
+
+def _line(message: dict) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _load_python_adapter(spec: str):
+    """`module:factory` -> an object with `handle(request) -> answer` (the direct mode)."""
+    import importlib
+
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        factory = getattr(module, attr or "Adapter")
+    except (ImportError, AttributeError) as exc:
+        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}") from None
+    return factory()
+
+
+def describe_command(impl: str) -> str:
+    return "the bundled reference adapter (in-process)" if impl == REFERENCE else impl

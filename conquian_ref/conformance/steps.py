@@ -1,0 +1,388 @@
+"""The one step interpreter: a scenario is walked once, each step's requests planned and judged.
+
+Every reader of a scenario's steps goes through `walk`: `check` and the pytest plugin (through
+`replay`), `lint` and `coverage` (through `replay` on the reference engine) and `record` (which
+fills its placeholders from the answers of the walk); the book can draw its pictures from it with
+`observe` (tests/test_steps.py checks they are the book's own). So what a step asks of an
+implementation is written once, in `plan`, and what makes an answer right is written once, in the
+judges below, which apply docs/protocol.md "How answers are compared" (conformance.compare).
+
+The API:
+
+    walk(scenario, driver, *, reasons=True, keep_going=False, observe=None, open_word=None) -> Walk
+
+* `scenario` has `.data` and `.profile` (a conquian_ref.spec.scenario.Scenario).
+* `driver` answers `setup`, `apply`, `state`, `observation`, `legal`, `perft` (and `divide`, to
+  explain a perft mismatch) for a deal, `match` for a match: conquian_ref.conformance.reference.
+  Reference in-process, conquian_ref.conformance.driver.ImplementationDriver over the protocol.
+* `plan(step)` is the list of (role, request) a step makes, in order: `before` (the state, when a
+  refusal is expected), `action` (`("apply", seat, action)`), `after` (the state again), then one
+  per check kind in `CHECK_REQUESTS` order. After the last step one more request, `("state",)`,
+  reads the deal's outcome.
+* A driver with `batch(requests) -> answers` (the protocol driver) gets every planned request of
+  the scenario in one batch after the setup (pipelined: one round trip instead of one per
+  request); an answer may be an exception, which ends the list. Without `batch` (the reference)
+  each request is made when its answer is first judged. Either way the answers are judged in plan
+  order, and each step only sees the answers of its own plan: nothing can drift apart.
+* `reasons=False` compares a refusal without its reason code (an implementation that does not
+  declare the `reason_codes` capability).
+* `keep_going=False` (check, lint): the walk stops at the first failure, and an error of the
+  engine (ConquianError: a malformed action or setup) propagates. `keep_going=True` (record, the
+  book): every step is walked and judged; each step keeps all its failures and the engine's error,
+  and a setup or match the engine refuses is kept in `Walk.error`.
+* `observe(driver)` is called after the setup and after every step with an action; its result is
+  kept in `Walk.start` and `StepResult.picture` (the book draws `driver.game` of a Reference).
+  An observed walk does not batch, so that the driver is at the step being observed.
+* `open_word`: a value (the word `record` for conquian_ref.tools.record) marking an expectation
+  still to be written. A part of a step (its `expect`, or one check kind), the outcome, or
+  `match.expect` holding it anywhere is not judged: its answer is only kept.
+
+The result: `Walk` has `steps` (a `StepResult` per step walked: the step, its plan, `answers` by
+role, `answer` of the action, `got` of each check kind, `failures`, `error`, `picture`),
+`final_state`, `match` (the answer of a match scenario), `failure` (the first), `passed` and
+`rules_fired` (what the reference engine applied, for coverage; empty for other drivers).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..engine.errors import ConquianError
+from .compare import compare_actions, mismatches
+
+# A request to a driver: ("state",), ("apply", seat, action), ("observation", seat),
+# ("legal", seat) or ("perft", depth); the driver method is named by its first element.
+Request = tuple
+
+# The check kinds of a step, in the order their requests are made, and the request of each.
+CHECK_REQUESTS: dict[str, Callable[[object], Request]] = {
+    "state": lambda check: ("state",),
+    "observation": lambda check: ("observation", check["seat"]),
+    "legal": lambda check: ("legal", check["seat"]),
+    "perft": lambda check: ("perft", len(check)),
+}
+FINAL: Request = ("state",)  # after the last step: the deal's outcome is read from the state
+
+
+@dataclass
+class Failure:
+    """The first disagreement between a scenario and an implementation."""
+
+    step: int | None  # index into steps; None for setup and the final outcome
+    field: str  # e.g. "expect", "check.state.hands[0]", "check.legal", "outcome"
+    expected: object
+    got: object
+    message: str = ""
+
+    def describe(self, scenario) -> str:
+        where = "setup/outcome" if self.step is None else f"step {self.step + 1}"
+        path = ("steps", self.step) if self.step is not None else ("outcome",)
+        lines = [
+            f"{scenario.path}:{scenario.line(*path)}: {scenario.id} {where}: {self.field}",
+            f"  expected: {json.dumps(self.expected, ensure_ascii=False)}",
+            f"  got:      {json.dumps(self.got, ensure_ascii=False)}",
+        ]
+        if self.message:
+            lines.append(f"  {self.message}")
+        return "\n".join(lines)
+
+
+@dataclass
+class StepResult:
+    """One step walked: what it asked, what came back, and how it was judged."""
+
+    index: int
+    step: dict
+    planned: list[tuple[str, Request]]
+    answers: dict[str, object] = field(default_factory=dict)  # role -> answer (or its exception), per request made
+    failures: list[Failure] = field(default_factory=list)  # at most one unless keep_going
+    error: ConquianError | None = None  # the engine refused the input (keep_going only)
+    picture: object = None  # observe(driver) after the action
+
+    @property
+    def failure(self) -> Failure | None:
+        return self.failures[0] if self.failures else None
+
+    @property
+    def answer(self) -> tuple | None:
+        """The action's answer: ("accepted", None) or ("refused", reason); None without one."""
+        got = self.answers.get("action")
+        return None if got is None or isinstance(got, Exception) else tuple(got)
+
+    @property
+    def got(self) -> dict[str, object]:
+        """What each check kind of the step got (kind -> answer)."""
+        return {kind: self.answers[kind] for kind in CHECK_REQUESTS if kind in self.answers}
+
+
+@dataclass
+class Walk:
+    """A scenario walked (see the module docstring)."""
+
+    scenario: object
+    steps: list[StepResult] = field(default_factory=list)
+    start: object = None  # observe(driver) after the setup
+    final_state: dict | None = None
+    match: dict | None = None  # a match scenario: the match as the driver scored it
+    outcome_failures: list[Failure] = field(default_factory=list)  # the outcome or match.expect
+    error: ConquianError | None = None  # the setup or match refused (keep_going only)
+    rules_fired: set[str] = field(default_factory=set)
+
+    @property
+    def failures(self) -> list[Failure]:
+        return [f for s in self.steps for f in s.failures] + self.outcome_failures
+
+    @property
+    def failure(self) -> Failure | None:
+        found = self.failures
+        return found[0] if found else None
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None
+
+
+def plan(step: dict) -> list[tuple[str, Request]]:
+    """The requests `step` makes, in order, each with its role (see the module docstring)."""
+    planned: list[tuple[str, Request]] = []
+    if "action" in step:
+        refusal = isinstance(step.get("expect"), dict)  # the state around it must not change
+        planned += [("before", ("state",))] if refusal else []
+        planned.append(("action", ("apply", step["seat"], step["action"])))
+        planned += [("after", ("state",))] if refusal else []
+    check = step.get("check") or {}
+    planned += [(kind, request(check[kind])) for kind, request in CHECK_REQUESTS.items() if kind in check]
+    return planned
+
+
+def walk(scenario, driver, *, reasons: bool = True, keep_going: bool = False, observe=None, open_word=None) -> Walk:
+    """Walk `scenario` on `driver` (see the module docstring)."""
+    walked = Walk(scenario)
+    judge = _Judge(reasons, keep_going, open_word)
+    if "match" in scenario.data:
+        _walk_match(walked, driver, judge)
+    else:
+        _walk_deal(walked, driver, judge, observe)
+    walked.rules_fired = set(getattr(driver, "rules_fired", set()))
+    return walked
+
+
+def _walk_match(walked: Walk, driver, judge: "_Judge") -> None:
+    match = walked.scenario.data["match"]
+    try:
+        walked.match = driver.match(walked.scenario.profile, match["first_dealer"], match["deals"])
+    except ConquianError as exc:
+        if not judge.keep_going:
+            raise
+        walked.error = exc
+        return
+    if not judge.is_open(match["expect"]):
+        found = mismatches(match["expect"], walked.match)
+        if found:
+            path, e, g = found[0]
+            walked.outcome_failures.append(Failure(None, f"match.expect.{path}", e, g, "the match after these deals"))
+
+
+def _walk_deal(walked: Walk, driver, judge: "_Judge", observe) -> None:
+    data = walked.scenario.data
+    steps = data["steps"]
+    plans = [plan(step) for step in steps]
+    try:
+        driver.setup(walked.scenario.profile, data["setup"])
+    except ConquianError as exc:
+        if not judge.keep_going:
+            raise
+        walked.error = exc
+        return
+    if observe is not None:
+        walked.start = observe(driver)
+    answers = _Answers(driver, walked.scenario.profile, data["setup"], plans, batched=observe is None)
+    for i, step in enumerate(steps):
+        result = StepResult(i, step, plans[i])
+        walked.steps.append(result)
+        judge.step(result, answers.of_step(i), lambda depth, i=i: answers.divide(i, depth))
+        if observe is not None and "action" in step:
+            result.picture = observe(driver)
+        if result.failures and not judge.keep_going:
+            return
+    walked.final_state = answers.final_state()
+    expected, got = data.get("outcome"), walked.final_state.get("outcome")
+    if not judge.is_open(expected) and (mismatches(expected, got) or (expected is None) != (got is None)):
+        walked.outcome_failures.append(Failure(None, "outcome", expected, got, "the deal's result after the last step"))
+
+
+class _Answers:
+    """The answers to a deal's planned requests, one `_StepAnswers` per step.
+
+    Batched: every request is sent at once after the setup and step i reads its own slice of the
+    answers (an answer list cut short by a failure is padded with that failure, so the failure is
+    raised at the first request it left unanswered). Live: each request is made when it is read."""
+
+    def __init__(self, driver, profile_id: str, setup: dict, plans: list, batched: bool):
+        self.driver, self.profile_id, self.setup, self.plans = driver, profile_id, setup, plans
+        batch = getattr(driver, "batch", None) if batched else None
+        self._ready: list | None = None
+        if batch is not None:
+            requests = [request for planned in plans for _, request in planned] + [FINAL]
+            got = list(batch(requests))
+            self._ready = got + got[-1:] * (len(requests) - len(got))
+            self._offsets = [0]
+            for planned in plans:
+                self._offsets.append(self._offsets[-1] + len(planned))
+
+    def of_step(self, i: int) -> "_StepAnswers":
+        if self._ready is None:
+            return _StepAnswers(self.plans[i], self._live)
+        ready = iter(self._ready[self._offsets[i] : self._offsets[i + 1]])
+        return _StepAnswers(self.plans[i], lambda request: next(ready))
+
+    def final_state(self) -> dict:
+        fetch = self._live if self._ready is None else (lambda request: self._ready[-1])
+        return _StepAnswers([("outcome", FINAL)], fetch)["outcome"]
+
+    def _live(self, request: Request) -> object:
+        try:
+            return getattr(self.driver, request[0])(*request[1:])
+        except ConquianError as exc:  # kept as the answer: raised where it is judged
+            return exc
+
+    def divide(self, i: int, depth: int) -> dict | None:
+        """The driver's divide at step i, or None if it has none. A batched driver has already
+        played the later steps: the deal is set up again and the actions up to step i replayed."""
+        if not hasattr(self.driver, "divide"):
+            return None
+        if self._ready is not None:
+            self.driver.setup(self.profile_id, self.setup)
+            for planned in self.plans[: i + 1]:
+                for _, request in planned:
+                    if request[0] == "apply":
+                        self.driver.apply(*request[1:])
+        return self.driver.divide(depth)
+
+
+class _StepAnswers:
+    """One step's answers by role, fetched in plan order: reading a role first fetches every
+    earlier one (so the state before a refused action is read before the action is applied)."""
+
+    def __init__(self, planned: list[tuple[str, Request]], fetch: Callable[[Request], object]):
+        self._planned, self._fetch = planned, fetch
+        self.got: dict[str, object] = {}
+
+    def __getitem__(self, role: str) -> object:
+        got = self.got
+        if role not in got:
+            for planned_role, request in self._planned[len(got) :]:
+                got[planned_role] = self._fetch(request)
+                if planned_role == role:
+                    break
+        answer = got[role]  # a KeyError here is a judge reading a role its step did not plan
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+class _Judge:
+    """What makes an answer right: one method per part of a step, the outcome judged in walk."""
+
+    def __init__(self, reasons: bool, keep_going: bool, open_word: object):
+        self.reasons, self.keep_going, self.open_word = reasons, keep_going, open_word
+
+    def is_open(self, value: object) -> bool:
+        """Whether `value` holds the open word anywhere (an expectation still to be recorded)."""
+        if self.open_word is None:
+            return False
+        if value == self.open_word:
+            return True
+        if isinstance(value, dict):
+            return any(self.is_open(v) for v in value.values())
+        return isinstance(value, list) and any(self.is_open(v) for v in value)
+
+    def step(self, result: StepResult, answers: _StepAnswers, divide) -> None:
+        """Judge each part of the step in plan order (the action, then each check kind)."""
+        step, check = result.step, result.step.get("check") or {}
+        result.answers = answers.got  # filled as the answers are read
+        parts = (["action"] if "action" in step else []) + [kind for kind in CHECK_REQUESTS if kind in check]
+        for part in parts:
+            expected = step.get("expect", "accepted") if part == "action" else check[part]
+            try:
+                failure = self.part(result, part, expected, answers, divide)
+            except ConquianError as exc:
+                if not self.keep_going:
+                    raise
+                result.error = result.error or exc
+                continue
+            if failure:
+                result.failures.append(failure)
+                if not self.keep_going:
+                    return
+
+    def part(self, result: StepResult, part: str, expected: object, answers: _StepAnswers, divide) -> Failure | None:
+        if self.open_word is not None and self.is_open(expected):
+            answers[part]  # fetched and kept, not judged
+            return None
+        if part == "action":
+            return self.action(result, answers)
+        return JUDGES[part](result.index, expected, answers[part], divide)
+
+    def action(self, result: StepResult, answers: _StepAnswers) -> Failure | None:
+        step = result.step
+        expect = step.get("expect", "accepted")
+        want = ("accepted", None) if expect == "accepted" else ("refused", expect["refused"])
+        got = tuple(answers["action"])
+        if not self.reasons and got[0] == "refused":
+            want, got = (want[0], None), (got[0], None)
+        if got != want:
+            return Failure(result.index, "expect", _result_json(want), _result_json(got), f"seat {step['seat']} plays {json.dumps(step['action'])}")
+        if want[0] == "refused":
+            # Unchanged under the comparator's rules (hands and exposed cards as sets), every key.
+            before, after = answers["before"], answers["after"]
+            diff = mismatches(before, after)
+            if diff:
+                return Failure(result.index, "state unchanged after a refusal", before, after, f"changed: {', '.join(p for p, _, _ in diff[:5])}")
+        return None
+
+
+def _result_json(result: tuple) -> object:
+    return "accepted" if result[0] == "accepted" else {"refused": result[1]}
+
+
+def _judge_state(i: int, expected: dict, got: dict, divide) -> Failure | None:
+    found = mismatches(expected, got)
+    if found:
+        path, e, g = found[0]
+        return Failure(i, f"check.state.{path}", e, g)
+    return None
+
+
+def _judge_observation(i: int, expected: dict, got: dict, divide) -> Failure | None:
+    found = mismatches(expected["match"], got)
+    if found:
+        path, e, g = found[0]
+        return Failure(i, f"check.observation.{path}", e, g, f"observation of seat {expected['seat']}")
+    text = json.dumps(got)
+    leaked = [c for c in expected.get("absent", []) if f'"{c}"' in text]
+    if leaked:
+        return Failure(i, "check.observation.absent", [], leaked, "hidden cards appear in the observation")
+    return None
+
+
+def _judge_legal(i: int, expected: dict, got: list, divide) -> Failure | None:
+    missing, extra = compare_actions(expected["actions"], got)
+    if missing or extra:
+        return Failure(i, "check.legal", {"missing": missing}, {"extra": extra}, f"legal actions of seat {expected['seat']}")
+    return None
+
+
+def _judge_perft(i: int, expected: list, got: list, divide) -> Failure | None:
+    if got == expected:
+        return None
+    depth = next((d for d, (a, b) in enumerate(zip(expected, got), 1) if a != b), None)
+    divided = None if depth is None else divide(depth)
+    message = "" if divided is None else f"divide at depth {depth}: " + "; ".join(f"{k} -> {v}" for k, v in divided.items())
+    return Failure(i, "check.perft", expected, got, message)
+
+
+# The judge of each check kind: (step index, the check's expectation, the answer, divide) -> Failure.
+JUDGES = {"state": _judge_state, "observation": _judge_observation, "legal": _judge_legal, "perft": _judge_perft}
