@@ -20,7 +20,8 @@ from conquian_ref.tools.new.harmless import complete_hands, completes_meld, link
 from conquian_ref.tools.new.ids import next_id, used_ids
 from conquian_ref.tools.lint import lint
 from conquian_ref.spec.profiles import load_profile
-from conquian_ref.conformance.replay import ReferenceDriver, replay
+from conquian_ref.conformance.reference import Reference
+from conquian_ref.conformance.replay import replay
 from conquian_ref.spec.scenario import corpus_dir, find_scenario_files, load_scenario
 
 TC = load_profile("torno-cisneros-v1")
@@ -120,7 +121,7 @@ def test_the_five_minute_path(capsys, tmp_path):
 
     # 5. lint, a replay on the reference engine, fmt: all clean.
     assert lint([path]) == (1, [])
-    assert replay(scenario, ReferenceDriver()).passed
+    assert replay(scenario, Reference()).passed
     status, out, err = run(capsys, "lint", path)
     assert status == 0, out + err
     status, out, err = run(capsys, "fmt", "--check", path)

@@ -22,7 +22,7 @@ import pytest
 
 import conquian_ref.tools.mutants as mutants_module
 from conquian_ref.conformance.check import run_check
-from conquian_ref.conformance.impl import REFERENCE, Connection
+from conquian_ref.conformance.client import REFERENCE, Connection
 from conquian_ref.tools.mutants import MUTANTS, reachable_mutants
 from conquian_ref.tools.mutation import configure, load_scenarios, replay_all, run_mutant
 from conquian_ref.spec.rulebook import load_rules

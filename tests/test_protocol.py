@@ -1,7 +1,6 @@
 """The protocol's names are said once (conquian_ref.conformance.protocol) and agree with its
-schema; the failure kinds are the ones the client, transport and driver raise; the old import
-path `conquian_ref.conformance.impl` still names the same objects; a malformed message is
-caught by `--validate-messages`."""
+schema; the failure kinds are the ones the client, transport and driver raise; a malformed
+message is caught by `--validate-messages`."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.conformance import client, driver, failures, impl, protocol, transport
+from conquian_ref.conformance import client, driver, failures, protocol, transport
 from conquian_ref.conformance.adapter import ReferenceAdapter
 from conquian_ref.engine.errors import ConquianError
 
@@ -64,12 +63,6 @@ def test_every_failure_kind_raised_is_a_documented_kind():
     assert raised and raised <= set(failures.KINDS)
     for kind in failures.KINDS:
         assert f"| {kind}" in failures.__doc__
-
-
-def test_the_old_impl_module_names_the_same_objects():
-    assert impl.Connection is client.Connection and impl.ImplementationDriver is driver.ImplementationDriver
-    assert impl.AdapterFailure is failures.AdapterFailure and impl.REFERENCE == client.REFERENCE
-    assert impl.DEFAULT_TIMEOUT == client.DEFAULT_TIMEOUT and impl.describe_command is client.describe_command
 
 
 def test_a_bad_answer_names_its_command():

@@ -2,10 +2,10 @@
 
 In a test module of your project:
 
-    from conquian_ref.conformance.pytest_plugin import conformance
+    from conquian_ref.pytest_plugin import conformance
 
     test_conquian = conformance("python:my_engine.adapter:Adapter")   # or a command line
-    # optional: profile="torno-cisneros-v1", known_failures="conquian-known.yaml", corpus="my/cases"
+    # optional: profile=<a profile id>, known_failures="conquian-known.yaml", corpus="my/cases"
 
 pytest then collects one test per scenario, named by its id (`test_conquian[tc-0101]`). A
 failure shows the scenario's file and line, the step, expected against got, the rules and the

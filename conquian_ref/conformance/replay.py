@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .reference import Reference
 from .steps import Failure, walk
 
 __all__ = ["Failure", "ReplayResult", "replay"]
@@ -28,11 +27,6 @@ class ReplayResult:
     @property
     def passed(self) -> bool:
         return self.failure is None
-
-
-# Kept for the importers outside this floor (tools/book.py, tools/coverage.py,
-# tests/test_authoring.py) until merge; new code uses Reference.
-ReferenceDriver = Reference
 
 
 def replay(scenario, driver, reasons: bool = True) -> ReplayResult:

@@ -58,7 +58,8 @@ class Coverage:
 
 
 def measure(paths: list[Path | str]) -> Coverage:
-    from ..conformance.replay import ReferenceDriver, replay
+    from ..conformance.reference import Reference
+    from ..conformance.replay import replay
 
     scenarios, _ = load_corpus(paths)
     cov = Coverage(reasons={code: [] for code in REASONS})
@@ -66,7 +67,7 @@ def measure(paths: list[Path | str]) -> Coverage:
     for profile in PROFILE_IDS:
         cov.cited[profile] = {rid: [] for rid in rules_for(profile)}
     for scenario in scenarios:
-        driver = ReferenceDriver()
+        driver = Reference()
         result = replay(scenario, driver)
         if not result.passed:
             cov.failing.append(scenario.id)

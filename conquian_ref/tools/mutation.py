@@ -128,7 +128,8 @@ def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: fr
     """Replay `scenarios` against `impl` over the protocol; {scenario id: failure text} for those
     that failed or errored (`skip`: ids not to run; `stop_at_first`: stop at the first failure)."""
     from ..conformance.check import _run_one  # the runner's own classification (skipped, failed, errored)
-    from ..conformance.impl import AdapterFailure, Connection
+    from ..conformance.client import Connection
+    from ..conformance.failures import AdapterFailure
 
     conn = Connection(impl)
     failures: dict[str, str] = {}
@@ -172,7 +173,7 @@ def run_mutant(mutant, scenarios: list, reference_failures=(), stop_at_first: bo
 def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None, scenarios: list | None = None) -> MutationReport:
     """Run the selected mutants (all by default) against the corpus and report what caught them.
     `scenarios` may be given already loaded (the tests do); else the corpus folder is loaded."""
-    from ..conformance.impl import REFERENCE
+    from ..conformance.client import REFERENCE
     from .mutants import MUTANTS, reachable_mutants
 
     unknown = [n for n in names or [] if n not in MUTANTS]

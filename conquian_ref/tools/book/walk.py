@@ -64,59 +64,58 @@ def _picture(game) -> Picture:
 
 
 def walk(scenario) -> Walk:
-    """Replay `scenario` on the reference engine: the verdict of conquian_ref.conformance.replay, and the
-    position before and after every step."""
-    from ...conformance.replay import ReferenceDriver, replay
+    """Walk `scenario` once on the reference engine with the step interpreter check uses
+    (conquian_ref.conformance.steps): its verdict, and the position before and after every step."""
+    from ...conformance.reference import Reference
+    from ...conformance.steps import walk as walk_steps
 
     result = Walk()
-    try:
-        outcome = replay(scenario, ReferenceDriver())
-        if outcome.failure is not None:
-            result.verdict = outcome.failure.describe(scenario)
-            result.failure_step = outcome.failure.step
-    except ConquianError as exc:
-        result.verdict = f"the reference engine cannot replay it: {exc}"
-    data = scenario.data
-    if "match" in data:
+    walked = walk_steps(scenario, Reference(), keep_going=True, observe=lambda driver: _picture(driver.game))
+    if walked.error is not None:
+        result.verdict = f"the reference engine cannot replay it: {walked.error}"
+    else:
+        result.verdict, result.failure_step = _verdict(scenario, walked)
+    if "match" in scenario.data:
         result.match = _walk_match(scenario)
         return result
-    driver = ReferenceDriver()
-    try:
-        driver.setup(scenario.profile, data["setup"])
-    except ConquianError as exc:
-        result.verdict = result.verdict or f"setup refused by the reference engine: {exc}"
+    if walked.error is not None:
         return result
-    game = driver.game
-    current = _picture(game)
-    result.start = current
-    for i, step in enumerate(scenario.steps):
-        view = StepView(i, step, current)
-        if "action" in step:
-            try:
-                view.got = tuple(driver.apply(step["seat"], step["action"]))
-            except ConquianError as exc:
-                view.error = str(exc)
-            current = _picture(game)
-            view.after = current
+    result.start = current = walked.start
+    for step in walked.steps:
+        view = StepView(step.index, step.step, current, got=step.answer)
+        if "action" in step.step:
+            view.error = None if step.error is None else str(step.error)
+            current = view.after = step.picture
         result.steps.append(view)
-    result.final = game.state_json()
+    result.final = walked.final_state
     return result
 
 
-def _walk_match(scenario) -> dict:
-    from ...engine.match import Match
-    from ...engine.outcome import Outcome
-    from ...spec.profiles import load_profile
+def _verdict(scenario, walked) -> tuple[str, int | None]:
+    """What check would say: the first failure, or the engine's refusal of a step's input."""
+    for step in walked.steps:
+        if step.error is not None and (step.answer is None or not step.failures):
+            return f"the reference engine cannot replay it: {step.error}", None
+        if step.failures:
+            return step.failure.describe(scenario), step.index
+    failure = walked.failure
+    return (failure.describe(scenario), failure.step) if failure else ("", None)
 
-    spec = scenario.data["match"]
-    match = Match(load_profile(scenario.profile), spec["first_dealer"])
-    rows = []
-    for deal in spec["deals"]:
-        dealer = match.dealer
+
+def _walk_match(scenario) -> dict:
+    """The match deal by deal: the running score after each deal, from the one driver of the
+    reference engine (a match is short, so asking for each prefix of its deals is cheap)."""
+    from ...conformance.reference import Reference
+
+    spec, reference = scenario.data["match"], Reference()
+    score = reference.match(scenario.profile, spec["first_dealer"], [])  # before the first deal
+    rows, dealer = [], spec["first_dealer"]
+    for n, deal in enumerate(spec["deals"], 1):
         try:
-            match.record(Outcome(**deal))
-        except (ValueError, TypeError) as exc:
+            score = reference.match(scenario.profile, spec["first_dealer"], spec["deals"][:n])
+        except (ConquianError, ValueError, TypeError) as exc:
             rows.append({"dealer": dealer, "deal": deal, "error": str(exc)})
             break
-        rows.append({"dealer": dealer, "deal": deal, "points": match.points, "winner": match.winner})
-    return {"rows": rows, "final": match.to_json()}
+        rows.append({"dealer": dealer, "deal": deal, "points": score["points"], "winner": score["winner"]})
+        dealer = score["next_dealer"]
+    return {"rows": rows, "final": score}

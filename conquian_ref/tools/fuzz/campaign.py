@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ...conformance.impl import DEFAULT_TIMEOUT, REFERENCE, AdapterFailure, Connection, describe_command
+from ...conformance.client import DEFAULT_TIMEOUT, REFERENCE, Connection, describe_command
+from ...conformance.failures import AdapterFailure
 from ...conformance.progress import progress_bar
 from ...engine.errors import ConquianError
 from ..simulate import game_seed

@@ -8,7 +8,9 @@ the adapter itself (crash, timeout, garbage, error answer, ...) is a divergence 
 
 from __future__ import annotations
 
-from ...conformance.impl import AdapterFailure, Connection, ImplementationDriver
+from ...conformance.client import Connection
+from ...conformance.driver import ImplementationDriver
+from ...conformance.failures import AdapterFailure
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile

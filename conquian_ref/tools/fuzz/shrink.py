@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ...conformance.impl import AdapterFailure
+from ...conformance.failures import AdapterFailure
 from ...engine.profile import Profile
 from ..simulate import game_seed
 from .agent import CHOICE_MAX, DrawSource, GameSpec, ListSource
