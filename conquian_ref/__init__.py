@@ -22,12 +22,13 @@ are imported on first use, so that importing the engine never needs PyYAML or js
 __version__ = "0.1.0"
 
 from .engine.actions import Action, parse_action
-from .engine.errors import REASONS, ConquianError, IllegalAction, MalformedInput
+from .engine.errors import ConquianError, IllegalAction, MalformedInput
 from .engine.game import Game
 from .engine.match import Match
 from .engine.outcome import How, Outcome
 from .engine.phases import Phase
 from .engine.profile import Profile, profile_from_data
+from .engine.refusals import REASONS
 
 __all__ = [
     "Action",

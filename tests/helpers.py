@@ -15,7 +15,8 @@ from itertools import combinations
 
 import pytest
 
-from conquian_ref.engine.errors import REASONS, IllegalAction
+from conquian_ref.engine.errors import IllegalAction
+from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 from conquian_ref.spec.profiles import load_profile
 

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from conquian_ref.tools.coverage import measure
-from conquian_ref.engine.errors import REASONS
+from conquian_ref.engine.refusals import REASONS
 from conquian_ref.spec.profiles import PROFILE_IDS
 from conquian_ref.spec.rulebook import load_rules, rules_dir, rules_for
 from conquian_ref.spec.scenario import corpus_dir
@@ -91,7 +91,7 @@ def test_reason_codes_are_documented_in_precedence_order():
     assert sorted(table) == sorted(REASONS)
     precedence = text[text.index("## Precedence") :]
     order = sorted(REASONS, key=lambda code: precedence.index(f"`{code}`"))
-    assert order == list(REASONS), "docs/rules/reasons.md precedence differs from errors.REASONS order"
+    assert order == list(REASONS), "docs/rules/reasons.md precedence differs from refusals.REASONS order"
 
 
 def test_every_rule_cited_by_a_reason_code_exists():

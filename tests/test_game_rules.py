@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from conquian_ref.engine.errors import REASONS
+from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 
 from helpers import (
@@ -876,7 +876,7 @@ def test_a_seat_that_is_not_0_or_1_is_malformed_not_refused():
 
 
 def test_every_reason_code_is_pinned_by_a_scripted_test():
-    # a guard for this file: every reason of errors.REASONS appears in some assert_refused above
+    # a guard for this file: every reason of refusals.REASONS appears in some assert_refused above
     import inspect
     import sys
 

@@ -5,7 +5,7 @@ towards big uses, so that wins happen as well as draws). At every step:
 
 * every listed legal action is accepted (on a clone);
 * a sample of actions not listed is refused with an IllegalAction whose reason is in
-  errors.REASONS, leaving the state and both observations unchanged: other action types, every
+  refusals.REASONS, leaving the state and both observations unchanged: other action types, every
   hand card for discard and exchange, random card subsets for use, and the other seat acting;
 * that reason is the one docs/rules/reasons.md gives (helpers.expected_reason, an independent
   reading of the refusal rules and their precedence, judging melds with the naive solver), and
@@ -30,7 +30,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.engine.errors import REASONS, IllegalAction
+from conquian_ref.engine.errors import IllegalAction
+from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards, choose, expected_reason, naive_arrangeable, naive_use_options, places

@@ -10,7 +10,7 @@ Then, step by step, Hypothesis picks one of:
   cards never leave (C-ARR-3) and out-of-play cards never come back (C-TURN-7);
 * `try_illegal`: an action that is *not* listed for that seat - another action type, a card the
   seat does not hold, the wrong seat, a random set of hand cards for a use - which must raise
-  IllegalAction with a reason code of errors.REASONS (the one docs/rules/reasons.md gives, as
+  IllegalAction with a reason code of refusals.REASONS (the one docs/rules/reasons.md gives, as
   read independently by helpers.expected_reason) and leave state_json() and both observations
   exactly as they were;
 * `try_malformed`: an unknown card, an unknown type, a wrong shape, a card twice in one use,
@@ -40,7 +40,8 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from conquian_ref.engine.errors import REASONS, IllegalAction, MalformedInput
+from conquian_ref.engine.errors import IllegalAction, MalformedInput
+from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 
 from helpers import AA, TC, all_cards, choose, expected_reason, naive_arrangeable, places

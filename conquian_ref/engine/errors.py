@@ -14,12 +14,10 @@ class ConquianError(Exception):
 
 
 class IllegalAction(ConquianError):
-    """A well-formed action the rules refuse; `reason` is a code of refusals.REASONS."""
+    """A well-formed action the rules refuse; `reason` is a code of refusals.REASONS (the engine
+    raises it only with the code of a row of that table, in game.Game.apply)."""
 
     def __init__(self, reason: str, message: str):
-        from .refusals import REASONS  # here, not at the top: refusals reads the action types, which read this module
-
-        assert reason in REASONS, reason
         super().__init__(f"{reason}: {message}")
         self.reason = reason
         self.message = message
@@ -33,11 +31,3 @@ class MalformedInput(ConquianError):
         self.field = field
         self.message = message
 
-
-def __getattr__(name: str):
-    # `errors.REASONS`, read by tools and tests, is the refusal table's {code: rules}.
-    if name == "REASONS":
-        from .refusals import REASONS
-
-        return REASONS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

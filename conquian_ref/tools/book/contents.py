@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...engine.errors import REASONS
+from ...engine.refusals import REASONS
 from ...spec.ids import RULE_ID_IN_TEXT
 from .cards import Cards
 from .markdown import cells

@@ -13,7 +13,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from ...engine.errors import REASONS
+from ...engine.refusals import REASONS
 from .urls import link, slug
 
 LABELS = ("Source", "Example", "Applies to", "Question", "Alternatives", "Decision", "Reason", "Rules affected")

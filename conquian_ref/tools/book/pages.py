@@ -1,67 +1,26 @@
 """Every file of the book, by path: the assets, the search index and the pages.
 
-Pages are jinja2 templates (templates/*.html.j2, autoescaped: text from the rules documents and
-the scenario files is escaped by the template, or by markupsafe where Python builds a fragment);
-the stylesheet and the search script are plain files (assets/). This module renders the top page
-and the documents shown as they are; rules_pages and scenario_page render the others.
+Pages are jinja2 templates rendered through render.py; the stylesheet and the search script are
+plain files (assets/). This module renders the top page and the documents shown as they are;
+rules_pages and scenario_page render the others.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
 from importlib import resources
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
 from .markdown import Markdown
-from .urls import root, slug
-from .words import action_short, value_html
+from .render import render_page, without_title
+from .rules_pages import all_rules_page, profile_page, reasons_page
+from .scenario_page import scenario_page
+from .urls import slug
 
 ASSETS = ("book.css", "search.js")  # copied as they are to the root of the book
-
-ENV = Environment(
-    loader=PackageLoader(__package__, "templates"),
-    autoescape=select_autoescape(enabled_extensions=("html.j2",), default_for_string=True),
-    undefined=StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-    auto_reload=False,  # the templates are package files: no need to stat them at every use
-)
-ENV.filters["slug"] = slug
-ENV.filters["json"] = lambda value: json.dumps(value, ensure_ascii=False)
-# `{{ hand|many(cards) }}`, `{{ name|card(cards, "avail") }}`: a profile's card pictures (cards.Cards).
-# Filters rather than method calls: a template calls a filter directly, without the checks of a
-# call through its context, and the pictures draw tens of thousands of cards.
-ENV.filters["card"] = lambda name, cards, *args, **kwargs: cards.card(name, *args, **kwargs)
-ENV.filters["many"] = lambda names, cards, *args: cards.many(names, *args)
-ENV.filters["value_html"] = lambda value, key, cards: value_html(key, value, cards)  # `{{ v|value_html(k, cards) }}`
-ENV.filters["action_short"] = action_short  # `{{ action|action_short(cards) }}`
-
-
-def render_page(book, template: str, path: str, title: str, body_class: str, search: bool = False,
-                profile: str | None = None, here: Markdown | None = None, **context) -> str:
-    """One page from `template`; `here` renders its text, with links relative to `path`."""
-    here = here or Markdown(book, path, profile)
-    return ENV.get_template(template).render(
-        book=book, here=here, root=root(path), title=title, body_class=body_class, search=search,
-        profile=profile, **context,
-    )
-
-
-@cache
-def macro(template: str, name: str):
-    """A macro of a template, callable from Python (it returns Markup)."""
-    return getattr(ENV.get_template(template).module, name)
 
 
 def render(book) -> dict[str, str]:
     """Every file of the book: path from the root -> text."""
-    # Imported here: those modules import render_page from this one.
-    from .rules_pages import all_rules_page, profile_page, reasons_page
-    from .scenario_page import scenario_page
-
     pages = {name: (resources.files(__package__) / "assets" / name).read_text(encoding="utf-8") for name in ASSETS}
     pages["search-index.js"] = search_index(book)
     pages["index.html"] = render_page(book, "top.html.j2", "index.html", "Conquian: the annotated rulebook",
@@ -93,11 +52,6 @@ def search_index(book) -> str:
     text = json.dumps(items, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return "// The search index of the book: one entry per rule (per profile) and per scenario.\n" \
            f"window.CONQUIAN_BOOK_INDEX = {text};\n"
-
-
-def without_title(doc: str) -> str:
-    """A rules document without its `# ` title line (the page has its own)."""
-    return "\n".join(line for line in doc.splitlines() if not line.startswith("# "))
 
 
 def doc_page(book, path: str, name: str, title: str) -> str:

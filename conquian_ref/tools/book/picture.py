@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from .pages import macro
+from .render import macro
 from .words import outcome_text
 
 STOCK_SHOWN = 3  # stock cards drawn face down in a table picture

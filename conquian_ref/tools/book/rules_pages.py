@@ -6,9 +6,9 @@ the rulings; each rule id is an anchor on its profile's page, and lists the scen
 
 from __future__ import annotations
 
-from ...engine.errors import REASONS
+from ...engine.refusals import REASONS
 from .markdown import Markdown
-from .pages import macro, render_page, without_title
+from .render import macro, render_page, without_title
 
 
 def profile_page(book, profile: str) -> str:

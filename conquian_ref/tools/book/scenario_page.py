@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ...engine.outcome import HOW
 from .markdown import Markdown
-from .pages import render_page
+from .render import render_page
 from .picture import picture
 from .words import action_sentence, outcome_text
 

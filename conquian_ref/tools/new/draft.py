@@ -119,7 +119,7 @@ def _exchange_steps(profile, picks: list[str]) -> list[str]:
 def _exchange_rules(profile) -> list[str]:
     """The profile's rules behind the refusal `must_exchange` (nothing before the exchange):
     read from the reason table, so that no profile's rule id is written here."""
-    from ...engine.errors import REASONS
+    from ...engine.refusals import REASONS
     from ...spec.rulebook import rules_for
 
     applicable = rules_for(profile.id)
