@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
 from pathlib import Path
 
 from ...engine.errors import ConquianError
+from ...spec.ids import SCENARIO_ID, SCENARIO_ID_IN_TEXT
 
 
 def id_prefix(profile) -> str:
@@ -23,18 +23,9 @@ def id_prefix(profile) -> str:
     return profile.rule_prefix.lower()
 
 
-@cache
-def _id_pattern() -> re.Pattern:
-    """A scenario id of any shipped profile, as (prefix, number)."""
-    from ...spec.profiles import PROFILE_IDS, load_profile
-
-    prefixes = sorted({id_prefix(load_profile(p)) for p in PROFILE_IDS})
-    return re.compile(rf"\b({'|'.join(map(re.escape, prefixes))})-([0-9]{{4}})\b")
-
-
 def used_ids(folders: list[Path]) -> set[str]:
     """Every scenario id named in these folders: file names, `id:` fields, RETIRED files."""
-    pattern = _id_pattern()
+    pattern = SCENARIO_ID_IN_TEXT  # the one grammar of scenario ids (spec/ids.py)
     found: set[str] = set()
     for folder in folders:
         if not folder.is_dir():
@@ -50,8 +41,8 @@ def used_ids(folders: list[Path]) -> set[str]:
                 head = file.read_text(encoding="utf-8", errors="replace")[:4000]
             except OSError:
                 continue
-            match = re.search(r"^id:\s*['\"]?([a-z]+-[0-9]{4})", head, flags=re.M)
-            if match:
+            match = re.search(r"^id:\s*['\"]?([a-z]+-[0-9]+)", head, flags=re.M)
+            if match and SCENARIO_ID.match(match.group(1)):
                 found.add(match.group(1))
     return found
 
