@@ -2,8 +2,8 @@
 
 Every reader of a scenario's steps goes through `walk`: `check` and the pytest plugin (through
 `replay`), `lint` and `coverage` (through `replay` on the reference engine) and `record` (which
-fills its placeholders from the answers of the walk); the book can draw its pictures from it with
-`observe` (tests/test_steps.py checks they are the book's own). So what a step asks of an
+fills its placeholders from the answers of the walk); the book draws its pictures from it with
+`observe` (conquian_ref.tools.book.walk; tests/test_steps.py checks they are the book's own). So what a step asks of an
 implementation is written once, in `plan`, and what makes an answer right is written once, in the
 judges below, which apply docs/protocol.md "How answers are compared" (conformance.compare).
 
