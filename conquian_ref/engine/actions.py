@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import Deck, cards_of, mask_of
-from .errors import MalformedInput
+from .errors import MalformedInput, shown
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "exchange": ("card",),
@@ -61,12 +61,13 @@ def parse_action(deck: Deck, data: object, field: str = "action") -> Action:
     if not isinstance(data, dict):
         raise MalformedInput(field, f"an action is an object with a 'type', got {type(data).__name__}")
     kind = data.get("type")
-    if kind not in FIELDS:
-        raise MalformedInput(f"{field}.type", f"unknown action type {kind!r} (known: {', '.join(FIELDS)})")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise MalformedInput(f"{field}.type", f"unknown action type {shown(kind)} (known: {', '.join(FIELDS)})")
     expected = set(FIELDS[kind]) | {"type"}
     for key in data:
         if key not in expected:
-            raise MalformedInput(f"{field}.{key}", f"a {kind!r} action has no field {key!r}")
+            name = key if isinstance(key, str) and len(key) <= 40 else shown(key)  # a short name as it is
+            raise MalformedInput(f"{field}.{name}", f"a {kind!r} action has no field {shown(key)}")
     for key in expected:
         if key not in data:
             raise MalformedInput(f"{field}.{key}", f"a {kind!r} action needs a {key!r}")
@@ -75,3 +76,28 @@ def parse_action(deck: Deck, data: object, field: str = "action") -> Action:
     if "card" in data:
         return Action(kind, card=deck.parse(data["card"], f"{field}.card"))
     return Action(kind)
+
+
+def check_action(deck: Deck, act: Action, field: str = "action") -> Action:
+    """An Action built by a caller rather than parsed from JSON: it must hold what parse_action
+    would have made (a known type, a card index of this deck where the type has a card, a mask of
+    this deck's cards for a use), or it is MalformedInput. Without this a negative mask would
+    never finish listing its cards."""
+    if not isinstance(act.type, str) or act.type not in FIELDS:
+        raise MalformedInput(f"{field}.type", f"unknown action type {shown(act.type)} (known: {', '.join(FIELDS)})")
+    needs_card = "card" in FIELDS[act.type]
+    if needs_card != (act.card is not None):
+        raise MalformedInput(f"{field}.card", f"a {act.type!r} action {'needs a' if needs_card else 'has no'} card")
+    if needs_card and not _index_of(deck, act.card):
+        raise MalformedInput(f"{field}.card", f"a card is an index from 0 to {deck.size - 1}, got {shown(act.card)}")
+    if not _is_int(act.cards) or not 0 <= act.cards < 1 << deck.size or (act.cards and act.type != "use"):
+        raise MalformedInput(f"{field}.cards", f"cards are a mask of this deck's {deck.size} cards (a use only), got {shown(act.cards)}")
+    return act
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _index_of(deck: Deck, value: object) -> bool:
+    return _is_int(value) and 0 <= value < deck.size

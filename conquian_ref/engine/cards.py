@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import MalformedInput
+from .errors import MalformedInput, shown as _shown
 
 
 @dataclass(frozen=True)
@@ -74,12 +74,12 @@ class Deck:
     def parse(self, text: object, field: str = "card") -> int:
         """The card named by `text`; MalformedInput naming `field` if it is not a card of this deck."""
         if not isinstance(text, str):
-            raise MalformedInput(field, f"a card is written as a string like {self.name(0)!r}, got {text!r}")
+            raise MalformedInput(field, f"a card is written as a string like {self.name(0)!r}, got {_shown(text)}")
         try:
             return self._spellings[text]
         except KeyError:
             raise MalformedInput(
-                field, f"unknown card {text!r} for this deck (cards look like {self.name(0)!r}, {self.name(self.size - 1)!r})"
+                field, f"unknown card {_shown(text)} for this deck (cards look like {self.name(0)!r}, {self.name(self.size - 1)!r})"
             ) from None
 
     def parse_list(self, items: object, field: str) -> list[int]:
@@ -90,7 +90,7 @@ class Deck:
         for i, item in enumerate(items):
             card = self.parse(item, f"{field}[{i}]")
             if card in seen:
-                raise MalformedInput(f"{field}[{i}]", f"card {item!r} appears twice")
+                raise MalformedInput(f"{field}[{i}]", f"card {_shown(item)} appears twice")
             cards.append(card)
             seen.add(card)
         return cards

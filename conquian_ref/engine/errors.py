@@ -8,6 +8,14 @@ Two kinds of failure are kept apart on purpose (see docs/rules/reasons.md):
   wrong shape, unknown action type). It names the field at fault.
 """
 
+import reprlib
+
+# How a stranger's value is quoted in a message: reprlib bounds its length and nesting, so a
+# value nested thousands deep or megabytes long gives a short message, never a RecursionError.
+_REPR = reprlib.Repr()  # (Python 3.11's Repr takes no keyword arguments)
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
+shown = _REPR.repr
+
 
 class ConquianError(Exception):
     """Base class of every error the engine raises on purpose."""

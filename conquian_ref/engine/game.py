@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 
-from .actions import Action, parse_action
+from .actions import Action, check_action, parse_action
 from .cards import bit, cards_of, count, mask_of
 from .dealing import deal
 from .errors import IllegalAction
@@ -200,7 +200,7 @@ class Game:
         the rules refuse; in both cases the state is left exactly as it was."""
         self.fired_last = []
         check_seat(seat, "seat")
-        act = action if isinstance(action, Action) else parse_action(self.deck, action)
+        act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
         refused = self._refusal(seat, act)
         if refused is not None:
             reason, text = refused

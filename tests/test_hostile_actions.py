@@ -1,0 +1,96 @@
+"""Malformed actions from a Python caller are MalformedInput, never a foreign exception or a hang
+(issue 12, "The engine's Python API"): each reproduction of the issue is pinned here, and a
+property test throws arbitrary JSON values and arbitrary Action tuples at `Game.apply`. Whatever
+is thrown, the state is left exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conquian_ref import PROFILE_IDS, Action, Game, IllegalAction, MalformedInput, load_profile
+from conquian_ref.engine.errors import shown
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+ACTION_TYPES = st.sampled_from(["use", "discard", "exchange", "reject", "pass", "force", "decline", "bogus"])
+
+
+def _deep(value: object, depth: int) -> object:
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _game(profile_id: str) -> Game:
+    return Game.from_seed(load_profile(profile_id), seed=7, dealer=0)
+
+
+def _refused_unchanged(game: Game, action: object) -> type:
+    """Apply `action` for the seat to act; return the exception class raised (the state unchanged)."""
+    before = json.dumps(game.state_json())
+    with pytest.raises((MalformedInput, IllegalAction)) as caught:
+        game.apply(game.to_act[0], action)
+    assert json.dumps(game.state_json()) == before
+    return caught.type
+
+
+@pytest.mark.parametrize("action", [
+    {"type": ["use"]},  # an unhashable type was a TypeError
+    {"type": {"use": 1}},
+    {"type": "discard", "card": _deep("AS", 5000)},  # a card nested 5,000 deep was a RecursionError
+    {"type": "use", "cards": [_deep("AS", 5000)]},
+    {"type": "use", "cards": ["x" * 1_000_000]},
+    Action("bogus"),  # an unknown type in an Action was an AttributeError
+    Action(True),
+    Action("use", cards=True),
+    Action("use", cards=1 << 200),
+    Action("discard"),  # a discard without its card
+    Action("reject", card=3),  # a card where the type has none
+    Action("discard", card=-1),
+], ids=shown)
+def test_issue_12_malformed_actions_are_malformed_input(action):
+    assert _refused_unchanged(_game(PROFILE_IDS[0]), action) is MalformedInput
+
+
+def test_issue_12_a_negative_use_mask_returns_at_once():
+    # `cards_of` never ended on a negative mask; run in a child so that a regression fails, not hangs.
+    code = (
+        "from conquian_ref import Action, Game, MalformedInput, PROFILE_IDS, load_profile\n"
+        "g = Game.from_seed(load_profile(PROFILE_IDS[0]), seed=7, dealer=0)\n"
+        "try:\n    g.apply(g.to_act[0], Action('use', cards=-1))\n"
+        "except MalformedInput as e:\n    print(e.field)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.stdout.strip() == "action.cards"
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+@given(action=st.one_of(JSON, st.dictionaries(st.sampled_from(["type", "card", "cards", "x"]), JSON, max_size=3)))
+def test_any_json_action_is_refused_or_malformed_never_a_crash(profile_id, action):
+    game = _game(profile_id)
+    before = json.dumps(game.state_json())
+    try:
+        game.apply(game.to_act[0], action)
+    except (MalformedInput, IllegalAction):
+        assert json.dumps(game.state_json()) == before
+    # an accepted action is legal: nothing to check beyond "no other exception"
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+@given(kind=ACTION_TYPES, card=st.none() | st.integers(-5, 60) | st.booleans(), cards=st.integers(-(1 << 41), 1 << 41))
+def test_any_action_tuple_is_refused_or_malformed_never_a_crash(profile_id, kind, card, cards):
+    game = _game(profile_id)
+    before = json.dumps(game.state_json())
+    try:
+        game.apply(game.to_act[0], Action(kind, card=card, cards=cards))
+    except (MalformedInput, IllegalAction):
+        assert json.dumps(game.state_json()) == before
