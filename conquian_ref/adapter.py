@@ -4,9 +4,9 @@ The documented entry point; the adapter itself is conquian_ref.conformance.adapt
 
 import sys
 
-from .conformance.adapter import ReferenceAdapter, serve
+from .conformance.adapter import ReferenceAdapter, main, serve
 
-__all__ = ["ReferenceAdapter", "serve"]
+__all__ = ["ReferenceAdapter", "main", "serve"]
 
 if __name__ == "__main__":
-    sys.exit(serve())
+    sys.exit(main())

@@ -15,7 +15,7 @@ import json
 import sys
 
 from .. import __version__
-from ..engine.errors import ConquianError
+from ..engine.errors import ConquianError, shown
 from .protocol import CAPABILITIES, PROTOCOL_VERSION
 from .reference import Reference
 
@@ -23,8 +23,12 @@ from .reference import Reference
 class ReferenceAdapter:
     """Answers protocol requests (dicts) with the reference engine."""
 
-    def __init__(self, reference: Reference | None = None):
+    def __init__(self, reference: Reference | None = None, allow_profile_files: bool = False):
         self.reference = reference or Reference()
+        # A `profile` is a shipped profile id. A path would let any client make this process read
+        # any YAML file on the machine and echo its keys, so files need an explicit opt-in
+        # (`python -m conquian_ref.adapter --allow-profile-files`).
+        self.allow_profile_files = allow_profile_files
 
     @property
     def game(self):
@@ -39,7 +43,7 @@ class ReferenceAdapter:
             cmd = request.get("cmd")
             handler = getattr(self, f"cmd_{cmd}", None) if isinstance(cmd, str) else None
             if handler is None:
-                raise ConquianError(f"unknown command {cmd!r}")
+                raise ConquianError(f"unknown command {shown(cmd)}")
             answer = handler(request)
         except ConquianError as exc:
             answer = {"error": {"message": str(exc)}}
@@ -72,7 +76,7 @@ class ReferenceAdapter:
             setup["deck"] = request["deck"]
         else:
             setup["hands"], setup["stock"] = _field(request, "hands"), _field(request, "stock")
-        self.reference.setup(_field(request, "profile"), setup)
+        self.reference.setup(self._profile(request), setup)
         return {"ok": True}
 
     def cmd_apply(self, request: dict) -> dict:
@@ -107,7 +111,7 @@ class ReferenceAdapter:
     def cmd_match(self, request: dict) -> dict:
         from ..spec.schemas import definition_validator
 
-        profile_id, first_dealer = _field(request, "profile"), _seat(request, "first_dealer")
+        profile_id, first_dealer = self._profile(request), _seat(request, "first_dealer")
         deals = _field(request, "deals")
         check_outcome = definition_validator("scenario", "/$defs/outcome")
         for i, outcome in enumerate(deals):
@@ -119,6 +123,18 @@ class ReferenceAdapter:
 
     def cmd_stop(self, request: dict) -> dict:
         return {"ok": True}
+
+    def _profile(self, request: dict) -> str:
+        from ..spec.profiles import PROFILE_IDS
+
+        profile = _field(request, "profile")
+        if not isinstance(profile, str):
+            raise ConquianError(f"a profile is a profile id (a string), got {shown(profile)}")
+        if profile not in PROFILE_IDS and not self.allow_profile_files:
+            raise ConquianError(
+                f"unknown profile {shown(profile)} (known: {', '.join(PROFILE_IDS)}; a profile file only with --allow-profile-files)"
+            )
+        return profile
 
     def _game(self):
         if self.game is None:
@@ -134,31 +150,60 @@ def _field(request: dict, name: str):
 
 def _seat(request: dict, name: str = "seat") -> int:
     seat = _field(request, name)
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise ConquianError(f"a seat is 0 or 1, got {seat!r}")
+    if type(seat) is not int or seat not in (0, 1):  # not True, not 0.0
+        raise ConquianError(f"a seat is 0 or 1, got {shown(seat)}")
     return seat
 
 
-def serve(stdin=None, stdout=None) -> int:
-    """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes)."""
+def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
+    """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes). Every
+    line gets exactly one answer, whatever it holds."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    adapter = ReferenceAdapter()
+    adapter = ReferenceAdapter(allow_profile_files=allow_profile_files)
     for line in iter(stdin.readline, b""):
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {exc}"}}
+            request = json.loads(line, parse_constant=_no_constant)
+        except RecursionError:
+            request, answer = None, {"seq": None, "error": {"message": "not JSON this adapter reads: nested too deeply"}}
+        except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {str(exc)[:200]}"}}
         else:
             answer = adapter.handle(request)
-        stdout.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+        stdout.write(_encode(answer) + b"\n")
         stdout.flush()
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break
     return 0
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity, -Infinity: Python accepts them, JSON does not
+
+
+def _encode(answer: dict) -> bytes:
+    """One answer line: strict JSON (no NaN), UTF-8. A lone surrogate echoed from a request (a
+    `seq` such as "\\ud800") cannot be UTF-8: that answer is written with \\u escapes instead."""
+    try:
+        return json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    except UnicodeEncodeError:
+        return json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+    except (ValueError, RecursionError) as exc:
+        return json.dumps({"seq": None, "error": {"message": f"the answer could not be written: {exc}"}}).encode()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m conquian_ref.adapter [--allow-profile-files]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m conquian_ref.adapter", description=__doc__.splitlines()[0])
+    parser.add_argument("--allow-profile-files", action="store_true",
+                        help="let `setup` and `match` name a profile YAML file by its path (off: shipped ids only)")
+    args = parser.parse_args(argv)
+    return serve(allow_profile_files=args.allow_profile_files)
+
+
 if __name__ == "__main__":
-    sys.exit(serve())
+    sys.exit(main())

@@ -21,6 +21,9 @@ class Match:
     profile: Profile
     first_dealer: int
     results: list[Outcome] = field(default_factory=list)
+    # (n, points after the first n results): each score adds only the deals since the last one, so
+    # a match of many deals is scored in linear time (it was recomputed from the start every deal).
+    _tally: tuple[int, tuple[int, int]] = field(default=(0, (0, 0)), init=False, repr=False, compare=False)
 
     @property
     def dealer(self) -> int:
@@ -33,13 +36,15 @@ class Match:
         rules = self.profile.match
         if rules is None:
             return None
-        points = [0, 0]
-        for outcome in self.results:
+        counted, tally = self._tally
+        points = list(tally)
+        for outcome in self.results[counted:]:
             if outcome.result == "win":
                 points[outcome.winner] += rules["points_per_win"]
             else:
                 points[0] += rules["points_per_draw"]
                 points[1] += rules["points_per_draw"]
+        self._tally = (len(self.results), (points[0], points[1]))
         return points
 
     @property

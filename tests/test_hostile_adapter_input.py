@@ -1,0 +1,100 @@
+"""The reference adapter never dies and never lies about JSON (issue 12, "The reference adapter
+process fed garbage"): every line gets exactly one answer, each a strict JSON object; a profile
+is a shipped id unless file access is asked for; a seat is the integer 0 or 1; a long match is
+scored in linear time."""
+
+from __future__ import annotations
+
+import io
+import json
+import pytest
+
+from conquian_ref import PROFILE_IDS
+from conquian_ref.conformance.adapter import ReferenceAdapter, serve
+
+
+def _strict(text: str):
+    def refuse(name):
+        raise AssertionError(f"{name} in an answer")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _answers(lines: list[bytes], **options) -> list[dict]:
+    out = io.BytesIO()
+    serve(io.BytesIO(b"\n".join(lines) + b"\n"), out, **options)
+    return [_strict(line.decode("utf-8")) for line in out.getvalue().splitlines()]
+
+
+HOSTILE_LINES = [
+    rb'{"seq":"\ud800","cmd":"x"}',  # a lone surrogate: the answer could not be written as UTF-8
+    b'{"seq":' + b"9" * 5000 + b',"cmd":"x"}',  # an integer past Python's conversion limit
+    b"[" * 1000 + b"]" * 1000,  # nesting past the recursion limit
+    b'{"seq":NaN,"cmd":"x"}',  # NaN is not JSON: refused, never echoed
+    b'{"seq":1,"cmd":"x","v":Infinity}',
+    b'{"seq":2,"cmd":["start"]}',  # an unhashable command
+    b'{"seq":3,"cmd":"setup","profile":{"a":1},"dealer":0,"deck":[]}',  # a non-string profile
+    b'{"seq":4,"cmd":"setup","profile":"/etc/hostname","dealer":0,"deck":[]}',  # a path
+    b'{"seq":5,"cmd":"match","profile":"' + PROFILE_IDS[0].encode() + b'","first_dealer":0.0,"deals":[]}',
+    b"\xff\xfe not utf-8",
+]
+
+
+@pytest.mark.parametrize("line", HOSTILE_LINES, ids=lambda b: b[:30].decode("latin-1"))
+def test_issue_12_every_hostile_line_gets_one_error_answer(line):
+    answers = _answers([line, b'{"seq":99,"cmd":"stop"}'])
+    assert len(answers) == 2 and "error" in answers[0] and answers[1] == {"seq": 99, "ok": True}
+
+
+def test_issue_12_a_lone_surrogate_seq_is_echoed_as_an_escape():
+    assert _answers([rb'{"seq":"\ud800","cmd":"x"}'])[0]["seq"] == "\ud800"
+
+
+def test_issue_12_a_profile_file_needs_the_explicit_option(tmp_path):
+    from conquian_ref.spec.profiles import _PROFILES
+
+    copy = tmp_path / "mine.yaml"
+    copy.write_text((_PROFILES / f"{PROFILE_IDS[0]}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    request = {"seq": 1, "cmd": "match", "profile": str(copy), "first_dealer": 0, "deals": []}
+    assert "a profile file only with --allow-profile-files" in ReferenceAdapter().handle(request)["error"]["message"]
+    assert "match" in ReferenceAdapter(allow_profile_files=True).handle(request)
+
+
+def test_issue_12_a_seat_is_an_integer_not_a_float():
+    adapter = ReferenceAdapter()
+    adapter.handle({"seq": 1, "cmd": "setup", "profile": PROFILE_IDS[0], "dealer": 0,
+                    "deck": None})  # refused; the next request still answers
+    for seat in (0.0, True, "0", None, [0]):
+        answer = adapter.handle({"seq": 2, "cmd": "match", "profile": PROFILE_IDS[0], "first_dealer": seat, "deals": []})
+        assert "a seat is 0 or 1" in answer["error"]["message"]
+
+
+def test_issue_12_a_long_match_is_scored_in_linear_time():
+    # Structural, not timed: count how often the score reads a deal's result. Before, every deal
+    # re-read every deal before it (about n*n/2 reads); now each result is read once by the score.
+    from conquian_ref.engine.match import Match
+    from conquian_ref.engine.outcome import Outcome
+    from conquian_ref.spec.profiles import load_profile
+
+    reads = 0
+
+    class Counted(Outcome):
+        def __getattribute__(self, name):
+            nonlocal reads
+            if name == "result":
+                reads += 1
+            return super().__getattribute__(name)
+
+    scored = next(p for p in PROFILE_IDS if load_profile(p).match is not None)
+    match, n = Match(load_profile(scored), 0), 2000
+    for _ in range(n):
+        match.record(Counted("draw", None, "stock_exhausted"))
+    match.to_json()
+    assert reads <= 3 * n  # scoring reads each once, to_json once more; before: about 2,000,000
+
+
+def test_issue_12_a_match_of_many_deals_gets_its_answer():
+    draw = {"result": "draw", "winner": None, "how": "stock_exhausted"}
+    for profile in PROFILE_IDS:
+        answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [draw] * 2000})
+        assert "match" in answer or "error" in answer
