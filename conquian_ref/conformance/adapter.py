@@ -1,7 +1,7 @@
 """The reference adapter: the reference engine behind the conformance protocol (docs/protocol.md).
 
-Run as `python -m conquian_ref.conformance.adapter`: it reads one JSON request per line on stdin and
-writes one JSON answer per line on stdout, until `stop` or the end of input. `ReferenceAdapter`
+Run as `python -m conquian_ref.adapter [--allow-profile-files]`: it reads one JSON request per
+line on stdin and writes one JSON answer per line on stdout, until `stop` or the end of input. `ReferenceAdapter`
 is also used in-process (the runner's `direct` mode), so both paths share one handler.
 
 Every answer echoes the request's `seq`. A rule refusal is an ordinary answer

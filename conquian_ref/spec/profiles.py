@@ -37,6 +37,7 @@ def profile_data(profile_id: str) -> dict:
     return _parse((_PROFILES / f"{profile_id}.yaml").read_text(encoding="utf-8"), f"{profile_id}.yaml")
 
 
+@cache  # asked once per scenario by lint and the rulebook: read the file once, not each time
 def rule_prefix(profile_id: str) -> str:
     """The prefix of a shipped profile's own rule ids (its `rule_prefix`, e.g. "TC")."""
     return profile_data(profile_id)["rule_prefix"]
