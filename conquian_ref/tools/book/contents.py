@@ -73,7 +73,6 @@ class Book:
         self.corpus = Path(corpus)
         scenarios, self.problems = load_corpus([self.corpus])
         self.entries = self._entries(scenarios)
-        self.by_id = {e.id: e for e in self.entries}
         self.cited: dict[str, dict[str, list[Entry]]] = {p: {} for p in self.profiles}
         self.reasons: dict[str, list[Entry]] = {code: [] for code in REASONS}
         for e in self.entries:
