@@ -33,13 +33,14 @@ SUPPORTED: dict[tuple[str, ...], set] = {
     ("melds", "ace"): {"low"},
     ("melds", "wrap"): {False},
     ("rearrangement",): {"full"},
-    ("meld_timing",): {"with_take"},
+    ("meld_timing",): {"with_take", "discard_then_meld"},
     ("exchange", "cards"): {1},  # only read when the profile has an exchange
     ("exchange", "simultaneous"): {True},
-    ("opening", "style"): {"revealed_to_non_dealer"},
+    ("opening", "style"): {"revealed_to_non_dealer", "offered_to_both_then_draw"},
     ("forcing", "own_fit"): {"automatic", "rival_option", "none"},
     ("forcing", "onto_rival"): {True, False},
     ("forcing", "forced_take_hand_cards"): {False},
+    ("forcing", "fit"): {"any_arrangement", "extension"},
     ("stock_exhaustion",): {"draw_on_reject"},
     ("rejected_cards",): {"out_of_play"},
 }
@@ -47,12 +48,19 @@ SUPPORTED: dict[tuple[str, ...], set] = {
 # The rule-id keys of `rules:` the engine reads, always or under one policy value.
 RULE_KEYS_ALWAYS = ("deck", "deal", "opening", "goal", "run_length", "stock_exhaustion", "match")
 RULE_KEYS_BY_POLICY: dict[tuple[tuple[str, ...], object], tuple[str, ...]] = {
+    (("going_rummy",), True): ("rummy",),
+    (("forcing", "fit"), "extension"): ("force_fit",),
     (("forcing", "own_fit"), "automatic"): ("fitting_card_taken",),
     (("forcing", "own_fit"), "rival_option"): ("force_option", "forced_card_alone"),
     (("forcing", "onto_rival"), True): ("force_onto_rival", "force_available_only"),
     (("forcing", "onto_rival"), False): ("no_onto_rival",),
 }
 RULE_KEYS_WITH_EXCHANGE = ("exchange", "exchange_privacy")
+RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "rummy_bonus", "misdeal", "dealer")
+# Keys a profile may name to cite its own restatement of a core rule where the engine checks
+# that core rule (e.g. `discard_after_meld` beside C-TURN-3); a profile without them cites the
+# core rule alone. Read with `Profile.own_rules(key)`.
+RULE_KEYS_OPTIONAL = ("starter", "take_discard", "drawn_card", "discard_after_meld", "arrangement")
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per loaded profile
@@ -71,6 +79,10 @@ class Profile:
     exchange_cards: int  # 0 when the profile has no exchange
     own_fit: str  # "automatic" | "rival_option" | "none"
     onto_rival: bool
+    fit: str  # for forcing: "any_arrangement" (RUL-3) | "extension" (RUL-22)
+    opening_style: str  # "revealed_to_non_dealer" (RUL-7) | "offered_to_both_then_draw" (RUL-20)
+    meld_timing: str  # "with_take" | "discard_then_meld" (RUL-35)
+    going_rummy: bool  # a win with nothing exposed before is recorded as how: rummy (RUL-24)
     match: dict | None
     rules: dict[str, str]  # concept -> this profile's own rule id, e.g. "goal" -> its GOAL-1 rule
     rulings: frozenset[str]  # the rulings (RUL-n) this profile follows
@@ -83,6 +95,16 @@ class Profile:
     def rule(self, concept: str) -> str:
         """This profile's own rule id for `concept` (a key of the profile's `rules:`)."""
         return self.rules[concept]
+
+    def own_rules(self, *concepts: str) -> tuple[str, ...]:
+        """This profile's rule ids for those of `concepts` it names (RULE_KEYS_OPTIONAL): the
+        profile's own restatements of a core rule, cited beside it."""
+        return tuple(self.rules[c] for c in concepts if c in self.rules)
+
+    def following(self, *rule_ids: str) -> tuple[str, ...]:
+        """Those of `rule_ids` that apply under this profile: for rulings that settle one
+        question differently for different profiles (RUL-14 and RUL-23: when the rival decides)."""
+        return tuple(r for r in rule_ids if self.cites(r))
 
     def cites(self, rule_id: str) -> bool:
         """Whether `rule_id` applies under this profile: a core rule, one of its rulings, or one of
@@ -119,7 +141,12 @@ def _check_rules(data: dict, source: str) -> None:
     """Every rule id the engine will cite under this profile's policies is given in `rules:`."""
     rules = data.get("rules") or {}
     needed = list(RULE_KEYS_ALWAYS) + (list(RULE_KEYS_WITH_EXCHANGE) if data["exchange"] else [])
+    if data["match"] is not None and "stake" in data["match"]:
+        needed += RULE_KEYS_WITH_STAKES
+    forcing = data["forcing"]["own_fit"] != "none" or data["forcing"]["onto_rival"]
     for (path, value), keys in RULE_KEYS_BY_POLICY.items():
+        if path == ("forcing", "fit") and not forcing:
+            continue  # without any forcing, what "fits" for forcing is never asked
         if _value(data, path) == value:
             needed += keys
     needed.append("rulings")
@@ -151,6 +178,10 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         exchange_cards=data["exchange"]["cards"] if data["exchange"] else 0,
         own_fit=data["forcing"]["own_fit"],
         onto_rival=data["forcing"]["onto_rival"],
+        fit=data["forcing"]["fit"],
+        opening_style=data["opening"]["style"],
+        meld_timing=data["meld_timing"],
+        going_rummy=data["going_rummy"],
         match=data["match"],
         rules=rules,
         rulings=rulings,
