@@ -63,7 +63,7 @@ def test_the_reference_does_not_diverge_from_itself_as_a_subprocess(tmp_path, mo
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     impl = f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter"
     run = run_fuzz(impl=impl, games=15, seed=12, out=tmp_path, echo=quiet([]))
-    assert run.divergence is None and run.games == 30
+    assert run.divergence is None and run.games == 15 * len(PROFILE_IDS)
 
 
 # -- a wrong implementation ----------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def test_the_command_line(tmp_path, capsys):
     assert runner(args) == 0
     out = capsys.readouterr().out.splitlines()
     assert "seed 5" in out[0]
-    assert re.fullmatch(r"fuzz: 4 games, \d+ actions, 0 divergences", out[-1])
+    assert re.fullmatch(rf"fuzz: {2 * len(PROFILE_IDS)} games, \d+ actions, 0 divergences", out[-1])
 
 
 def test_a_failed_handshake_is_one_line_and_exit_status_2(capsys):

@@ -44,8 +44,7 @@ UNSUPPORTED = [
     ("torno-cisneros-v1", ("forcing", "forced_take_hand_cards"), True),
     ("anglo-american-v1", ("deck", "copies"), 2),
     ("anglo-american-v1", ("rearrangement",), "extend_only"),
-    ("anglo-american-v1", ("meld_timing",), "discard_then_meld"),
-    ("anglo-american-v1", ("opening", "style"), "offered_to_both_then_draw"),
+    ("anglo-american-v1", ("players",), 4),
 ]
 
 
@@ -89,6 +88,7 @@ READ_IN_FULL = {
     ("deck", "notation"), ("deck", "suits"), ("deck", "ranks"), ("deal", "hand_size"), ("target",),
     ("melds", "set_sizes"), ("melds", "run_min"), ("melds", "run_max"),
     ("match", "points_per_win"), ("match", "points_per_draw"), ("match", "points_to_win"),
+    ("match", "stake"), ("match", "wins_to_win"), ("match", "units_to_win"),
     ("rules", "rulings"),
 }
 

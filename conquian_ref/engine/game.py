@@ -2,9 +2,11 @@
 
 Implements the turn rules of docs/rules/core.md and of the profiles: C-DEAL-1, RUL-10, RUL-15
 (dealing from an explicit deck order), the exchange (the profile's `rules.exchange`), the
-opening card (`rules.opening`, RUL-7), C-TURN-1..7 (use, discard, reject, pass), C-FORCE-1 in
-each profile's form (RUL-4: `forcing.onto_rival`, RUL-17; `forcing.own_fit`, RUL-14), C-END-1..3
-(win, empty hand, stock exhaustion, with `rules.goal` and `rules.stock_exhaustion`).
+opening card (`rules.opening`: RUL-7, or the two offers of RUL-20), C-TURN-1..7 (use, discard,
+reject, pass), C-FORCE-1 in each profile's form (RUL-4: `forcing.onto_rival`, RUL-17;
+`forcing.own_fit`, RUL-14 / RUL-23; `forcing.fit`, RUL-3 / RUL-22), the placement of the taken
+card under `meld_timing: discard_then_meld` (RUL-35), C-END-1..3 (win, empty hand, stock
+exhaustion, with `rules.goal` and `rules.stock_exhaustion`) and going rummy (RUL-24).
 
 The rules as tables live beside it: the phases and what each admits (`phases`), the refusals in
 their order of precedence (`refusals`), the endings (`outcome.How`); the setup checks are in
@@ -39,6 +41,19 @@ __all__ = ["SEATS", "Game", "Phase", "other", "rules_by_construction"]
 
 _SHARED = ("profile", "deck", "table", "rules_by_construction")
 
+# The opening styles (the profile's `opening.style`): the ruling behind each, and whether the
+# dealer's refusal of the opening card reveals the next card for the non-dealer (RUL-20) instead
+# of for the refusing seat, as any other reject does (C-TURN-4, RUL-7).
+OPENINGS: dict[str, tuple[str, bool]] = {
+    "revealed_to_non_dealer": ("RUL-7", False),
+    "offered_to_both_then_draw": ("RUL-20", True),
+}
+# What "fits" means for forcing (the profile's `forcing.fit`), and the rules behind the test.
+FITS: dict[str, tuple[str, ...]] = {
+    "any_arrangement": ("C-ARR-4", "RUL-3"),  # it joins the exposed cards alone, any repartition
+    "extension": ("RUL-22",),  # it extends one meld of some arrangement
+}
+
 
 def other(seat: int) -> int:
     return 1 - seat
@@ -66,6 +81,7 @@ class Game:
         self.pending: str | None = None  # "reject" or "pass" awaiting the rival's decision
         self.picks: list[int | None] | None = [None, None] if profile.exchange_cards else None
         self.outcome: Outcome | None = None
+        self.opening_card = False  # the available card is the opening card, still on offer (RUL-20)
         self.history: list[dict] = []
         self.rules_fired: set[str] = set()  # checked: a check ran and decided something
         self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
@@ -170,21 +186,40 @@ class Game:
         pass or reject (whichever the card allows, unless the seat must take it), use."""
         card = bit(self.available)
         actions = []
-        if self.profile.onto_rival and self.table.fits(self.exposed[other(seat)], card):
+        if self.profile.onto_rival and self.fits_for_forcing(self.exposed[other(seat)], card):
             actions.append(Action("force"))
         if self._may_decline_card(seat):
             actions.append(Action("pass") if self.revealed else Action("reject"))
         uses = self.table.legal_uses(self.exposed[seat], card, self.hands[seat])
+        if uses and self.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
+            uses = [s for s in uses if self.table.placeable(self.exposed[seat], card | s)]
         if uses:
             actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
         return actions
+
+    def fits_for_forcing(self, exposed: int, card_bit: int) -> bool:
+        """Whether the card fits these exposed cards for forcing, in the profile's sense
+        (`forcing.fit`): any repartition (C-ARR-4, RUL-3) or the extension of one meld (RUL-22)."""
+        if self.profile.fit == "extension":
+            return exposed != 0 and self.table.extends(exposed, card_bit)
+        return self.table.fits(exposed, card_bit)
 
     def _may_decline_card(self, seat: int) -> bool:
         """Under `forcing.own_fit: automatic` (the profile's `rules.fitting_card_taken`) a card that
         fits the seat's own melds may not be rejected or passed."""
         return not (
-            self.profile.own_fit == "automatic" and self.table.fits(self.exposed[seat], bit(self.available))
+            self.profile.own_fit == "automatic" and self.fits_for_forcing(self.exposed[seat], bit(self.available))
         )
+
+    def _fit_rules(self) -> tuple[str, ...]:
+        return FITS[self.profile.fit] + self.profile.own_rules("force_fit")
+
+    def card_rules(self) -> tuple[str, ...]:
+        """The profile's own rules for the kind of available card at hand (RULE_KEYS_OPTIONAL):
+        the opening card, a freshly revealed card, or a card laid down by the rival."""
+        if self.opening_card:
+            return (self.profile.rule("opening"),)
+        return self.profile.own_rules("drawn_card" if self.revealed else "take_discard")
 
     def _refusal(self, seat: int, act: Action) -> tuple[str, str] | None:
         """Why the rules refuse `act` by `seat` now, as (reason code, message); None if legal.
@@ -216,9 +251,13 @@ class Game:
             self._fire(*traced_rules(BY_CODE[reason], self, act))
 
     def _fire(self, *rule_ids: str) -> None:
-        """Record that these rules were checked (read by rule coverage)."""
+        """Record that these rules were checked (read by rule coverage). A ruling is recorded only
+        under a profile that follows it (its `rules.rulings`): where two rulings settle one
+        question for different profiles (RUL-14 and RUL-23), the code names both."""
         if not self.trace:
             return
+        rulings = self.profile.rulings
+        rule_ids = [r for r in rule_ids if r in rulings or not r.startswith("RUL-")]
         self.fired_last.extend(rule_ids)
         self.rules_fired.update(rule_ids)
 
@@ -237,11 +276,13 @@ class Game:
         self._reveal_opening()
 
     def _reveal_opening(self) -> None:
-        # The opening (RUL-7): the top stock card is revealed for the non-dealer.
-        self._fire(self.profile.rule("opening"), "RUL-7")
+        # The opening (RUL-7, RUL-20): the top stock card is revealed for the non-dealer (under the
+        # two offers it is the starter, the profile's `rules.starter`).
+        self._fire(self.profile.rule("opening"), OPENINGS[self.profile.opening_style][0], *self.profile.own_rules("starter"))
         self.phase = Phase.PLAY
         self.active = other(self.dealer)
         self._reveal()
+        self.opening_card = True
 
     def _reveal(self) -> None:
         self.available = self._stock.pop()
@@ -251,33 +292,41 @@ class Game:
     def _do_use(self, seat: int, act: Action) -> None:
         # C-TURN-2: the taken card is exposed at once, with the chosen hand cards (RUL-16), all own
         # exposed cards rearranged as needed (C-ARR-2).
-        self._fire("C-TURN-2", "C-ARR-2", "RUL-16")
+        self._fire("C-TURN-2", "C-ARR-2", "RUL-16", *self.profile.own_rules("arrangement"), *self.card_rules())
+        if self.profile.meld_timing == "discard_then_meld":
+            self._fire("RUL-35")  # placed before any rearrangement
         if not act.cards:
             self._fire("C-ARR-4", "RUL-3")  # the card was taken alone: it fit the exposed melds
         self._log("use", seat=seat, card=self.deck.name(self.available), cards=self.deck.names(act.cards))
+        # RUL-24: all the cards of a winning use by a seat with nothing exposed go down at once.
+        how = How.RUMMY if self.profile.going_rummy and not self.exposed[seat] else How.TARGET_REACHED
         self.hands[seat] &= ~act.cards
         self.exposed[seat] |= act.cards
-        self._take(seat, How.TARGET_REACHED)
+        self._take(seat, how)
 
     def _take(self, receiver: int, how: How) -> None:
         """The available card joins `receiver`'s exposed cards; then a win (C-END-1, ending `how`)
         or a discard (C-TURN-3)."""
         self.exposed[receiver] |= bit(self.available)
-        self.available, self.revealed = None, False
+        self.available, self.revealed, self.opening_card = None, False, False
         if self.trace:  # computing the arrangement only to name its meld rules
             self._fire(*self.table.rules_of(self.exposed[receiver]))
         if count(self.exposed[receiver]) == self.profile.target:
             self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", How(how).rule)
+            if how == How.RUMMY:
+                self._fire(self.profile.rule("rummy"))
             self._end(Outcome("win", receiver, how))
             return
-        self._fire("C-TURN-3")
+        if how == How.RUMMY:
+            how = How.TARGET_REACHED  # not a win: nothing to record
+        self._fire("C-TURN-3", *self.profile.own_rules("discard_after_meld"))
         if how == How.FORCED_TO_TARGET:
             self._fire("RUL-5")  # the receiver of a force discards; the forcer moves next with it
         self.phase, self.discarder = Phase.DISCARD, receiver
 
     def _do_discard(self, seat: int, act: Action) -> None:
         # C-TURN-3: the discard becomes the available card for the other seat, whose turn begins.
-        self._fire("C-TURN-3", "C-TURN-1")
+        self._fire("C-TURN-3", "C-TURN-1", *self.profile.own_rules("discard_after_meld"))
         if self.hands[seat] == bit(act.card):
             self._fire("C-END-2", self.profile.rule("goal"))  # emptying the hand below the target does not win
         self.hands[seat] &= ~bit(act.card)
@@ -298,23 +347,26 @@ class Game:
             self._pass(seat)
 
     def _rival_may_force(self, seat: int) -> bool:
-        # Under `forcing.own_fit: rival_option` (RUL-14): declining a card that fits one's own
-        # melds lets the rival decide.
-        return self.profile.own_fit == "rival_option" and self.table.fits(self.exposed[seat], bit(self.available))
+        # Under `forcing.own_fit: rival_option` (RUL-14, RUL-23): declining a card that fits one's
+        # own melds lets the rival decide.
+        return self.profile.own_fit == "rival_option" and self.fits_for_forcing(self.exposed[seat], bit(self.available))
 
     def _ask_rival(self, declared: str) -> None:
-        self._fire(self.profile.rule("force_option"), "RUL-14", "C-ARR-4", "RUL-3")
+        self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", *self._fit_rules())
         self._log(declared, seat=self.active, card=self.deck.name(self.available), pending=True)
         self.phase, self.pending = Phase.FORCE_DECISION, declared
 
     def _reject(self, seat: int) -> None:
         # C-TURN-4: out of play for good (C-TURN-7, RUL-8); reveal the next card for the same seat,
         # or, with an empty stock, the deal is a draw (C-END-3, RUL-9).
-        self._fire("C-TURN-4", "C-TURN-7", "RUL-8")
+        self._fire("C-TURN-4", "C-TURN-7", "RUL-8", *self.card_rules())
         self.out_of_play.append(self.available)
         if not self.pending:
             self._log("reject", seat=seat, card=self.deck.name(self.available))
         self.available = None
+        if self.opening_card and OPENINGS[self.profile.opening_style][1]:
+            self.active = other(self.dealer)  # RUL-20: after both offers the non-dealer draws
+        self.opening_card = False
         if not self._stock:
             self._fire("RUL-9", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
             self._end(Outcome("draw", None, How.STOCK_EXHAUSTED))
@@ -323,7 +375,7 @@ class Game:
 
     def _pass(self, seat: int) -> None:
         # C-TURN-5: the revealed card goes to the rival as its available card; no discard.
-        self._fire("C-TURN-5")
+        self._fire("C-TURN-5", *self.card_rules())
         if not self.pending:
             self._log("pass", seat=seat, card=self.deck.name(self.available))
         self.revealed, self.active = False, other(seat)
@@ -337,7 +389,7 @@ class Game:
         else:
             receiver = other(seat)
             self._fire(self.profile.rule("force_onto_rival"), "RUL-17")
-        self._fire("C-FORCE-1", "C-ARR-4", "RUL-3", "RUL-4", "RUL-11")
+        self._fire("C-FORCE-1", "RUL-4", "RUL-11", *self._fit_rules())
         self._log("force", seat=seat, receiver=receiver, card=self.deck.name(self.available))
         self.pending = None
         self.phase = Phase.PLAY

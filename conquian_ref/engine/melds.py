@@ -3,7 +3,9 @@
 Implements C-MELD-1 (a meld is a set or a run), C-SET-1 (3 or 4 of a rank, different suits),
 C-RUN-1..3 (runs: one suit, consecutive in sequence order, 7 next to 10/J, ace low, no wrap),
 the profile's run length rule (`rules.run_length`, RUL-2), C-ARR-1..2 (a valid arrangement of all exposed
-cards, with full rearrangement) and C-ARR-4 / RUL-3 ("fits" means any valid repartition).
+cards, with full rearrangement), C-ARR-4 / RUL-3 ("fits" means any valid repartition), RUL-22
+(for forcing under `forcing.fit: extension`, "fits" means extending one meld) and RUL-35 (under
+`meld_timing: discard_then_meld` the taken card is placed before any rearrangement).
 
 Every possible meld of a profile is listed once, as a bit mask, when the table is built (about
 two hundred of them). Whether a set of cards can be arranged is then a small exact search: the
@@ -62,6 +64,8 @@ class MeldTable:
         self._run_min = profile.run_min
         self._set_min = min(profile.set_sizes)
         self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
+        self.extends = lru_cache(maxsize=_CACHE_SIZE)(self._extends)
+        self.placeable = lru_cache(maxsize=_CACHE_SIZE)(self._placeable)
         self.use_options = lru_cache(maxsize=_CACHE_SIZE)(self._use_options)
         self._hand_melds = lru_cache(maxsize=_CACHE_SIZE)(self._hand_only)
 
@@ -97,6 +101,33 @@ class MeldTable:
     def fits(self, exposed: int, card_bit: int) -> bool:
         """C-ARR-4 / RUL-3: the card joins the exposed cards, alone, under some rearrangement."""
         return exposed != 0 and self.arrangeable(exposed | card_bit)
+
+    def _extends(self, exposed: int, card_bit: int) -> bool:
+        """RUL-22: the card extends one meld M of some valid arrangement of `exposed`: M plus the
+        card is a meld. Quantified over arrangements, so the partition shown does not matter
+        (RUL-13): some meld holding the card, less the card, is a meld of exposed cards whose
+        rest can still be arranged."""
+        for meld in self._containing[card_bit.bit_length() - 1]:
+            base = meld ^ card_bit
+            if base in self.is_meld and base & exposed == base and self.arrangeable(exposed ^ base):
+                return True
+        return False
+
+    def _placeable(self, exposed: int, new: int) -> bool:
+        """RUL-35: the new cards (the taken card and the named hand cards) complete some valid
+        arrangement of `exposed` left as it is: `exposed | new` has an arrangement in which the
+        exposed cards of every meld are none or themselves a meld (so each new card extends an
+        exposed meld or forms a new meld with other new cards, and no exposed card moves)."""
+        mask = exposed | new
+        if mask == 0:
+            return True
+        low = (mask & -mask).bit_length() - 1
+        for meld in self._by_lowest[low]:
+            if meld & mask == meld:
+                part = meld & exposed
+                if (part == 0 or part in self.is_meld) and self.placeable(exposed & ~meld, new & ~meld):
+                    return True
+        return False
 
     # -- C-TURN-2: which hand cards can go down with the taken card? ------------------------
     def meldable(self, pool: int) -> int:
@@ -183,7 +214,7 @@ def _meld_rules(profile: Profile, meld: int) -> tuple[str, ...]:
         return ("C-SET-1",)
     rules = ["C-RUN-1", profile.rule("run_length"), "RUL-2"]
     ranks = [deck.ranks[deck.rank_of(c)] for c in cards]
-    if "7" in ranks[:-1]:
+    if "7" in ranks[:-1] and ranks[ranks.index("7") + 1] != "8":  # it crosses the removed ranks
         rules.append("C-RUN-2")
     if deck.rank_of(cards[0]) == 0:
         rules.append("C-RUN-3")

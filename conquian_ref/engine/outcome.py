@@ -1,5 +1,5 @@
 """How a deal ends, as data: `How`, one member per ending, each naming its rule (C-END-1,
-RUL-6, C-END-3)."""
+RUL-6, C-END-3, RUL-24)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ class How(StrEnum):
     TARGET_REACHED = "target_reached", "C-END-1"  # a use brought the player's exposed cards to the target
     FORCED_TO_TARGET = "forced_to_target", "RUL-6"  # a forced card brought the receiver to the target
     STOCK_EXHAUSTED = "stock_exhausted", "C-END-3"  # the available card was rejected with an empty stock
+    RUMMY = "rummy", "RUL-24"  # under going_rummy: a use by a player with nothing exposed reached the target
 
     def __new__(cls, value: str, rule: str):
         member = str.__new__(cls, value)

@@ -43,7 +43,13 @@ SUPPORTED: dict[tuple[str, ...], set] = {
     ("forcing", "fit"): {"any_arrangement", "extension"},
     ("stock_exhaustion",): {"draw_on_reject"},
     ("rejected_cards",): {"out_of_play"},
+    ("going_rummy",): {True, False},
+    ("match", "draw"): {"carry_pot"},  # only read when the match has stakes
+    ("match", "rummy_bonus"): {"none"},
 }
+# The fields that may be absent, with everything under them: no exchange, no match, or a match
+# of the other form (points or stakes).
+_OPTIONAL_PARENTS = ("exchange", "match")
 
 # The rule-id keys of `rules:` the engine reads, always or under one policy value.
 RULE_KEYS_ALWAYS = ("deck", "deal", "opening", "goal", "run_length", "stock_exhaustion", "match")
@@ -60,7 +66,7 @@ RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "rummy_bonus", "misdeal", "deal
 # Keys a profile may name to cite its own restatement of a core rule where the engine checks
 # that core rule (e.g. `discard_after_meld` beside C-TURN-3); a profile without them cites the
 # core rule alone. Read with `Profile.own_rules(key)`.
-RULE_KEYS_OPTIONAL = ("starter", "take_discard", "drawn_card", "discard_after_meld", "arrangement")
+RULE_KEYS_OPTIONAL = ("starter", "take_discard", "drawn_card", "discard_after_meld", "arrangement", "no_forcing")
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per loaded profile
@@ -117,15 +123,15 @@ def _value(data: dict, path: tuple[str, ...]):
     for key in path:
         if data is None:
             return None
-        data = data[key]
+        data = data.get(key)
     return data
 
 
 def _check_supported(data: dict, source: str) -> None:
     for path, allowed in SUPPORTED.items():
         value = _value(data, path)
-        if value is None and path[0] == "exchange":
-            continue  # no exchange at all: nothing to implement
+        if value is None and path[0] in _OPTIONAL_PARENTS:
+            continue  # no exchange, no match, or a match of the other form: nothing to implement
         if value not in allowed:
             raise MalformedInput(
                 f"{source}: {'.'.join(path)}",

@@ -39,6 +39,12 @@ class Refusal:
     # For a code that stands for one rule per situation: the rules of the situation at hand
     # (what the trace records); None: `rules`, less those that do not apply under the profile.
     situation: Callable[[object, object], tuple[str, ...]] | None = None
+    # The keys of the profile's `rules:` whose ids the trace records beside `rules`, where the
+    # profile names them (its own statement of the same rule, e.g. `discard_after_meld`).
+    concepts: tuple[str, ...] = ()
+    # Whether the trace also records the profile's own rule for the kind of available card at
+    # hand (the opening card, a drawn card, a card from the rival: Game.card_rules).
+    about_the_card: bool = False
 
 
 def _not_admitted(phase: Phase) -> tuple[str, ...]:
@@ -64,7 +70,10 @@ def names_a_card_not_held(game, seat, act) -> bool:
 
 
 def use_has_no_arrangement(game, seat, act) -> bool:
-    return not game.table.arrangeable(game.exposed[seat] | bit(game.available) | act.cards)
+    exposed, new = game.exposed[seat], bit(game.available) | act.cards
+    if game.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
+        return not game.table.placeable(exposed, new)
+    return not game.table.arrangeable(exposed | new)
 
 
 def card_is_freshly_revealed(game, seat, act) -> bool:
@@ -84,7 +93,7 @@ def profile_forbids_forcing_onto_rival(game, seat, act) -> bool:
 
 
 def card_does_not_fit_rival(game, seat, act) -> bool:
-    return not game.table.fits(game.exposed[1 - seat], bit(game.available))
+    return not game.fits_for_forcing(game.exposed[1 - seat], bit(game.available))
 
 
 # -- the rules of the situation, for the two codes that stand for several -----------------------------
@@ -108,7 +117,9 @@ def traced_rules(row: Refusal, game, act) -> tuple[str, ...]:
     """The rules a refusal by `row` checked, as the trace records them."""
     if row.situation is not None:
         return row.situation(game, act)
-    return tuple(rule for rule in row.rules if game.profile.cites(rule))
+    rules = tuple(rule for rule in row.rules if game.profile.cites(rule))
+    extra = game.profile.own_rules(*row.concepts) + (game.card_rules() if row.about_the_card else ())
+    return rules + tuple(dict.fromkeys(r for r in extra if r not in rules))
 
 
 # -- the messages that name something ------------------------------------------------------------
@@ -134,13 +145,16 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal("must_exchange", ("TC-XCH-1",), Phase.EXCHANGE, _not_admitted(Phase.EXCHANGE),
             condition=None, message="each seat first picks one card for the exchange (TC-XCH-1)"),
     Refusal("must_discard", ("C-TURN-3", "C-FORCE-1"), Phase.DISCARD, _not_admitted(Phase.DISCARD),
-            condition=None, message="after taking a card the seat discards one hand card (C-TURN-3)"),
+            condition=None, message="after taking a card the seat discards one hand card (C-TURN-3)",
+            concepts=("discard_after_meld",)),
     Refusal("must_decide_force", ("AA-FORCE-1", "RUL-14"), Phase.FORCE_DECISION, _not_admitted(Phase.FORCE_DECISION),
-            condition=None, message="the rival decides first whether to force the card (AA-FORCE-1)"),
+            condition=None, message="the rival decides first whether to force the card (AA-FORCE-1)",
+            concepts=("force_option",)),
     Refusal("no_discard_now", ("C-TURN-6",), PLAY, ("discard",),
             condition=None, message="a discard follows only a take (C-TURN-6)"),
     Refusal("nothing_to_decline", ("AA-FORCE-1", "RUL-14", "RUL-4"), PLAY, ("decline",),
-            condition=None, message="no forcing decision is pending (RUL-14)"),
+            condition=None, message="no forcing decision is pending (RUL-14)",
+            concepts=("force_option", "no_forcing")),
     Refusal("exchange_over", ("TC-XCH-1",), PLAY, ("exchange",),
             condition=profile_has_exchange, message="the exchange happens once, before the opening card"),
     Refusal("not_in_profile", ("AA-OPEN-1", "C-TURN-6"), PLAY, ("exchange",),
@@ -151,15 +165,19 @@ REFUSALS: tuple[Refusal, ...] = (
     # the rule-specific codes (each about one action type in play)
     Refusal("no_valid_arrangement", ("C-TURN-2", "C-ARR-1", "C-ARR-2", "C-RUN-1", "C-SET-1", "C-MELD-1"), PLAY, ("use",),
             condition=use_has_no_arrangement,
-            message="the exposed cards, the taken card and these hand cards form no valid arrangement"),
+            message="the exposed cards, the taken card and these hand cards form no valid arrangement",
+            concepts=("arrangement",)),
     Refusal("cannot_reject_revealed", ("C-TURN-5", "TC-OPEN-1", "AA-OPEN-1"), PLAY, ("reject",),
-            condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)"),
+            condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)",
+            about_the_card=True),
     Refusal("cannot_pass_rival_card", ("C-TURN-5",), PLAY, ("pass",),
-            condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)"),
+            condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)",
+            about_the_card=True),
     Refusal("fitting_card_must_be_taken", ("TC-FORCE-2", "RUL-3", "RUL-4", "C-ARR-4"), PLAY, ("reject", "pass"),
             condition=card_fits_own_melds, message="the card fits your melds: use it or force it (TC-FORCE-2)"),
     Refusal("no_forcing_onto_rival", ("AA-MELD-1", "RUL-4"), PLAY, ("force",),
-            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)"),
+            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)",
+            concepts=("no_onto_rival",)),
     Refusal("card_does_not_fit", ("C-FORCE-1", "C-ARR-4", "TC-FORCE-1"), PLAY, ("force",),
             condition=card_does_not_fit_rival, message="the card does not fit the rival's exposed melds alone (C-FORCE-1)"),
 )
