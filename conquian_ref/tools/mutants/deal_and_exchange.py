@@ -148,3 +148,13 @@ class OpeningMayBeRejected(MutantGame):
         if act.type == "reject" and self.revealed and self._reveal_count() == 1:
             return self._refusal_as_if(seat, act, revealed=False)
         return super()._refusal(seat, act)
+
+
+# == the two offers of the starter (SA-OPEN-1, RUL-20) ===============================================
+@mutant("starter-refused-draws-for-dealer", ["SA-OPEN-1", "RUL-20"], "after both offers of the starter are refused, the next card is revealed for the dealer, as after any reject")
+class StarterRefusedDrawsForDealer(MutantAdapter):
+    # SA-OPEN-1 / RUL-20: when the dealer refuses the starter "the top stock card is drawn face up
+    # for the non-dealer"; this engine reads the opening as RUL-7's, where a reject reveals for
+    # the seat that rejected.
+    def change_profile(self, p):
+        return {"opening_style": "revealed_to_non_dealer"} if p.opening_style == "offered_to_both_then_draw" else {}

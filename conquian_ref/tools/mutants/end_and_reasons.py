@@ -199,3 +199,18 @@ class DeclineNotInProfile(MutantGame):
         if refusal and refusal[0] == "nothing_to_decline" and self.profile.own_fit == "automatic":
             return "not_in_profile", "this profile has no force decision"
         return refusal
+
+
+# == going rummy (SA-END-3, RUL-24) ====================================================================
+@mutant("rummy-not-recorded", ["SA-END-3", "RUL-24"], "a win by a player with nothing exposed before is recorded as an ordinary win")
+class RummyNotRecorded(MutantAdapter):
+    # SA-END-3: such a win "is going rummy" and "the outcome records it" (how: rummy).
+    def change_profile(self, p):
+        return {"going_rummy": False} if p.going_rummy else {}
+
+
+@mutant("rummy-after-earlier-melds", ["SA-END-3", "RUL-24"], "any win by use is recorded as going rummy, even with cards exposed before")
+class RummyAfterEarlierMelds(MutantGame):
+    # SA-END-3: going rummy needs "no exposed cards before the winning action".
+    def _take(self, receiver, how):
+        super()._take(receiver, How.RUMMY if self.profile.going_rummy and how == How.TARGET_REACHED else how)

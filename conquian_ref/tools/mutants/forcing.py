@@ -193,3 +193,23 @@ class ForcedToTargetRefused(MutantGame):
         if refusal is None and act.type == "force" and count(self.exposed[receiver]) + 1 == self.profile.target:
             return "card_does_not_fit", "this force would complete the receiver's target"
         return refusal
+
+
+# == what fits for a demand: the extension of one meld (SA-FORCE-2, RUL-22) ==========================
+@mutant("demand-by-any-arrangement", ["SA-FORCE-2", "RUL-22"], "a card that fits only by rearranging several melds may be demanded")
+class DemandByAnyArrangement(MutantAdapter):
+    # SA-FORCE-2: a card "may be demanded only if it extends one meld"; this engine reads "fits"
+    # as RUL-3 does (any repartition).
+    def change_profile(self, p):
+        return {"fit": "any_arrangement"} if p.fit == "extension" else {}
+
+
+@mutant("demand-by-the-shown-arrangement", ["SA-FORCE-2", "RUL-22", "RUL-13"], "a card may be demanded only if it extends a meld of the canonical arrangement, not of any arrangement")
+class DemandByTheShownArrangement(MutantGame):
+    # RUL-22 quantifies over arrangements ("some valid arrangement of the player's exposed cards
+    # has a meld M"): the partition shown does not matter (RUL-13). This engine tries one.
+    def fits_for_forcing(self, exposed, card_bit):
+        if self.profile.fit != "extension":
+            return super().fits_for_forcing(exposed, card_bit)
+        melds = self.table.arrangement(exposed) or []
+        return any((meld | card_bit) in self.table.is_meld for meld in melds)

@@ -152,3 +152,12 @@ class PassedCardStaysFresh(MutantGame):
     def _pass(self, seat):
         super()._pass(seat)
         self.revealed = True
+
+
+# == discard-then-meld: the taken card is placed first (SADM-ARR-1, RUL-35) ===========================
+@mutant("placement-allows-borrowing", ["SADM-ARR-1", "RUL-35"], "under discard-then-meld a use may rearrange the exposed melds, as in the baseline")
+class PlacementAllowsBorrowing(MutantAdapter):
+    # SADM-ARR-1: the taken card is placed "before any borrowing", "with no exposed card moved";
+    # this engine lets the use rearrange freely (SA-ARR-1).
+    def change_profile(self, p):
+        return {"meld_timing": "with_take"} if p.meld_timing == "discard_then_meld" else {}
