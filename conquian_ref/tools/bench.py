@@ -11,8 +11,8 @@ Three measurements, each with `time.perf_counter`, one core, in this order:
 2. **Legal-action listing** (`game.legal(seat)`). The positions (decision points) of a few
    hundred random games are collected first, by cloning the game before each decision. Then,
    with every meld-table cache cleared, `legal` is timed call by call on each position in game
-   order ("first listing", what a simulation pays), and once more ("repeat"). Median and 90th
-   percentile in microseconds; the median over play-phase positions only (the ones that ask
+   order ("first listing", what a simulation pays), and once more ("repeat"). Median, 90th and
+   99th percentile in microseconds; the median over play-phase positions only (the ones that ask
    the solver) is given too.
 3. **Random complete games** (the `simulate` workload: seeded deal, uniformly random legal
    actions, tracing off, caches cleared first). Games per second and microseconds per action
@@ -163,6 +163,7 @@ def bench_legal(profile: Profile, games: int, repeats: int) -> dict:
         "repeats": repeats,
         "median_us": round(statistics.median(first_sorted), 2),
         "p90_us": round(_percentile(first_sorted, 0.9), 2),
+        "p99_us": round(_percentile(first_sorted, 0.99), 2),
         "mean_us": round(statistics.fmean(first_sorted), 2),
         "max_us": round(first_sorted[-1], 1),
         "play_phase_median_us": round(statistics.median(play), 2) if play else None,
@@ -251,14 +252,15 @@ def markdown(report: dict) -> str:
         f"{m['python']}; {m['platform']}",
         "",
         "| profile | arrangement checks/s (cold) | arrangement checks/s (memoised) | legal() median µs | "
-        "legal() p90 µs | legal() play-phase median µs | legal() repeat median µs | random games/s | µs per action |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "legal() p90 µs | legal() p99 µs | legal() play-phase median µs | legal() repeat median µs | random games/s | "
+        "µs per action |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in report["profiles"]:
         a, l, g = r["arrangement"], r["legal"], r["games"]
         lines.append(
             f"| {r['profile']} | {a['checks_per_second_cold']:,} | {a['checks_per_second_memoised']:,} | "
-            f"{l['median_us']:.1f} | {l['p90_us']:.1f} | {l['play_phase_median_us']:.1f} | {l['repeat_median_us']:.1f} | "
+            f"{l['median_us']:.1f} | {l['p90_us']:.1f} | {l['p99_us']:.1f} | {l['play_phase_median_us']:.1f} | {l['repeat_median_us']:.1f} | "
             f"{g['games_per_second']:,.0f} | {g['us_per_action']:.1f} |"
         )
     first = report["profiles"][0] if report["profiles"] else None
