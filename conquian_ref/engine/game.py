@@ -56,11 +56,13 @@ FITS: dict[str, tuple[str, ...]] = {
 
 
 def other(seat: int) -> int:
+    """The rival of a seat in a two-player deal (the engine itself asks `Profile.next_seat`)."""
     return 1 - seat
 
 
 class Game:
-    """One deal of Conquian between seats 0 and 1."""
+    """One deal of Conquian between the profile's seats: two players, or four in two
+    partnerships whose exposed cards are pooled per team (RUL-36, RUL-38)."""
 
     # -- setting up ------------------------------------------------------------------------
     def __init__(self, profile: Profile, hands: list[int], stock: list[int], dealer: int):
@@ -70,13 +72,13 @@ class Game:
         self.deck = profile.deck
         self.table = meld_table(profile)
         self.dealer = dealer
-        self.hands = list(hands)
-        self.exposed = [0, 0]
+        self.hands = list(hands)  # one per seat
+        self.exposed = [0] * profile.teams  # one per team: with two players, one per seat
         self._stock = list(reversed(stock))  # top card last, so taking it is a cheap pop()
         self.out_of_play: list[int] = []
         self.available: int | None = None
         self.revealed = False  # the available card was revealed by/for the seat holding it
-        self.active = other(dealer)  # whose turn it is: the non-dealer plays first
+        self.active = profile.next_seat(dealer)  # whose turn it is: the seat after the dealer plays first
         self.discarder: int | None = None
         self.pending: str | None = None  # "reject" or "pass" awaiting the rival's decision
         self.picks: list[int | None] | None = [None, None] if profile.exchange_cards else None
@@ -96,7 +98,7 @@ class Game:
     def from_deck(cls, profile: Profile, deck_order: list[str], dealer: int) -> "Game":
         """Deal from an explicit deck order, top card first (C-DEAL-1, RUL-10, RUL-15): packets of
         the profile's size go alternately to each seat, non-dealer first; the rest is the stock."""
-        check_seat(dealer, "dealer")
+        check_seat(dealer, "dealer", profile.seats)
         game = cls._dealt(profile, parse_deck_order(profile, deck_order), dealer)
         game._fire("C-DECK-2")  # every card name of the deck order was read
         return game
@@ -113,7 +115,7 @@ class Game:
         """Start from hands as dealt and the stock (top first); every card exactly once. No deck
         is dealt, so the dealing pattern (C-DEAL-1, RUL-10, RUL-15) is not applied; the profile's
         deal rule (hand size, stock size) holds by construction: other hands are refused."""
-        check_seat(dealer, "dealer")
+        check_seat(dealer, "dealer", profile.seats)
         parsed, stock_cards = check_dealt(profile, hands, stock)
         game = cls(profile, [mask_of(h) for h in parsed], stock_cards, dealer)
         game._fire("C-DECK-2")  # every card name of the hands and the stock was read
@@ -123,7 +125,7 @@ class Game:
     @classmethod
     def from_seed(cls, profile: Profile, seed: int, dealer: int = 0) -> "Game":
         """A deal from a seeded shuffle (a convenience: the rules only know deck orders)."""
-        check_seat(dealer, "dealer")
+        check_seat(dealer, "dealer", profile.seats)
         return cls._dealt(profile, profile.deck.shuffled_indices(seed), dealer)
 
     def clone(self) -> "Game":
@@ -146,6 +148,10 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
+
+    def exposed_of(self, seat: int) -> int:
+        """The exposed cards of the seat's team (its own, with two players; RUL-38)."""
+        return self.exposed[self.profile.team_of(seat)]
 
     @property
     def stock_count(self) -> int:
@@ -186,13 +192,16 @@ class Game:
         pass or reject (whichever the card allows, unless the seat must take it), use."""
         card = bit(self.available)
         actions = []
-        if self.profile.onto_rival and self.fits_for_forcing(self.exposed[other(seat)], card):
+        if self.profile.onto_rival and self.fits_for_forcing(self.exposed_of(self.profile.next_seat(seat)), card):
             actions.append(Action("force"))
         if self._may_decline_card(seat):
             actions.append(Action("pass") if self.revealed else Action("reject"))
-        uses = self.table.legal_uses(self.exposed[seat], card, self.hands[seat])
+        exposed = self.exposed_of(seat)
+        uses = self.table.legal_uses(exposed, card, self.hands[seat])
         if uses and self.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
-            uses = [s for s in uses if self.table.placeable(self.exposed[seat], card | s)]
+            uses = [s for s in uses if self.table.placeable(exposed, card | s)]
+        if uses and self.profile.teams < len(self.profile.seats):  # RUL-38: a discard must follow
+            uses = [s for s in uses if not self.leaves_nothing_to_discard(seat, s)]
         if uses:
             actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
         return actions
@@ -208,8 +217,14 @@ class Game:
         """Under `forcing.own_fit: automatic` (the profile's `rules.fitting_card_taken`) a card that
         fits the seat's own melds may not be rejected or passed."""
         return not (
-            self.profile.own_fit == "automatic" and self.fits_for_forcing(self.exposed[seat], bit(self.available))
+            self.profile.own_fit == "automatic" and self.fits_for_forcing(self.exposed_of(seat), bit(self.available))
         )
+
+    def leaves_nothing_to_discard(self, seat: int, cards: int) -> bool:
+        """RUL-38: taking the available card with these hand cards would leave the seat no hand
+        card to discard while its team is short of the target. (With two players this never
+        happens: exposed and hand cards add up to the hand size after every turn, RUL-1.)"""
+        return not self.hands[seat] & ~cards and count(self.exposed_of(seat) | cards) + 1 != self.profile.target
 
     def _fit_rules(self) -> tuple[str, ...]:
         return FITS[self.profile.fit] + self.profile.own_rules("force_fit")
@@ -234,7 +249,7 @@ class Game:
         Raises MalformedInput for a wrong shape and IllegalAction (with a reason code) for a move
         the rules refuse; in both cases the state is left exactly as it was."""
         self.fired_last = []
-        check_seat(seat, "seat")
+        check_seat(seat, "seat", self.profile.seats)
         act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
         refused = self._refusal(seat, act)
         if refused is not None:
@@ -280,7 +295,7 @@ class Game:
         # two offers it is the starter, the profile's `rules.starter`).
         self._fire(self.profile.rule("opening"), OPENINGS[self.profile.opening_style][0], *self.profile.own_rules("starter"))
         self.phase = Phase.PLAY
-        self.active = other(self.dealer)
+        self.active = self.profile.next_seat(self.dealer)
         self._reveal()
         self.opening_card = True
 
@@ -299,19 +314,21 @@ class Game:
             self._fire("C-ARR-4", "RUL-3")  # the card was taken alone: it fit the exposed melds
         self._log("use", seat=seat, card=self.deck.name(self.available), cards=self.deck.names(act.cards))
         # RUL-24: all the cards of a winning use by a seat with nothing exposed go down at once.
-        how = How.RUMMY if self.profile.going_rummy and not self.exposed[seat] else How.TARGET_REACHED
+        team = self.profile.team_of(seat)
+        how = How.RUMMY if self.profile.going_rummy and not self.exposed[team] else How.TARGET_REACHED
         self.hands[seat] &= ~act.cards
-        self.exposed[seat] |= act.cards
+        self.exposed[team] |= act.cards
         self._take(seat, how)
 
     def _take(self, receiver: int, how: How) -> None:
         """The available card joins `receiver`'s exposed cards; then a win (C-END-1, ending `how`)
         or a discard (C-TURN-3)."""
-        self.exposed[receiver] |= bit(self.available)
+        team = self.profile.team_of(receiver)
+        self.exposed[team] |= bit(self.available)
         self.available, self.revealed, self.opening_card = None, False, False
         if self.trace:  # computing the arrangement only to name its meld rules
-            self._fire(*self.table.rules_of(self.exposed[receiver]))
-        if count(self.exposed[receiver]) == self.profile.target:
+            self._fire(*self.table.rules_of(self.exposed[team]))
+        if count(self.exposed[team]) == self.profile.target:
             self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", How(how).rule)
             if how == How.RUMMY:
                 self._fire(self.profile.rule("rummy"))
@@ -332,7 +349,7 @@ class Game:
         self.hands[seat] &= ~bit(act.card)
         self._log("discard", seat=seat, card=self.deck.name(act.card))
         self.available, self.revealed = act.card, False
-        self.phase, self.active, self.discarder = Phase.PLAY, other(seat), None
+        self.phase, self.active, self.discarder = Phase.PLAY, self.profile.next_seat(seat), None
 
     def _do_reject(self, seat: int, act: Action) -> None:
         if self._rival_may_force(seat):
@@ -349,7 +366,12 @@ class Game:
     def _rival_may_force(self, seat: int) -> bool:
         # Under `forcing.own_fit: rival_option` (RUL-14, RUL-23): declining a card that fits one's
         # own melds lets the rival decide.
-        return self.profile.own_fit == "rival_option" and self.fits_for_forcing(self.exposed[seat], bit(self.available))
+        card = bit(self.available)
+        return (
+            self.profile.own_fit == "rival_option"
+            and self.fits_for_forcing(self.exposed_of(seat), card)
+            and not self.leaves_nothing_to_discard(seat, 0)  # RUL-38: a demand must be possible
+        )
 
     def _ask_rival(self, declared: str) -> None:
         self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", *self._fit_rules())
@@ -365,7 +387,7 @@ class Game:
             self._log("reject", seat=seat, card=self.deck.name(self.available))
         self.available = None
         if self.opening_card and OPENINGS[self.profile.opening_style][1]:
-            self.active = other(self.dealer)  # RUL-20: after both offers the non-dealer draws
+            self.active = self.profile.next_seat(self.dealer)  # RUL-20: after both offers the non-dealer draws
         self.opening_card = False
         if not self._stock:
             self._fire("RUL-9", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
@@ -378,7 +400,11 @@ class Game:
         self._fire("C-TURN-5", *self.card_rules())
         if not self.pending:
             self._log("pass", seat=seat, card=self.deck.name(self.available))
-        self.revealed, self.active = False, other(seat)
+        # The next seat receives it as a card left by the rival, except the opening card, which
+        # stays freshly revealed until it reaches the dealer (RUL-40; with two seats: at once).
+        receiver = self.profile.next_seat(seat)
+        self.revealed = self.opening_card and receiver != self.dealer
+        self.active = receiver
 
     def _do_force(self, seat: int, act: Action) -> None:
         # C-FORCE-1: the card joins the receiver's melds alone (RUL-11), decided on the exposed
@@ -387,7 +413,7 @@ class Game:
             receiver = self.active
             self._fire(self.profile.rule("forced_card_alone"))
         else:
-            receiver = other(seat)
+            receiver = self.profile.next_seat(seat)
             self._fire(self.profile.rule("force_onto_rival"), "RUL-17")
         self._fire("C-FORCE-1", "RUL-4", "RUL-11", *self._fit_rules())
         self._log("force", seat=seat, receiver=receiver, card=self.deck.name(self.available))

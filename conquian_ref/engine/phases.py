@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable
 
-SEATS = (0, 1)
+SEATS = (0, 1)  # the seats of a two-player profile; a profile's own are `Profile.seats`
 
 
 class Phase(StrEnum):
@@ -61,7 +61,8 @@ def _discarding_seat(game) -> tuple[int, ...]:
 
 
 def _rival_of_active(game) -> tuple[int, ...]:
-    return (1 - game.active,)
+    # The next seat decides a demand (RUL-39): the rival with two players.
+    return (game.profile.next_seat(game.active),)
 
 
 def _nobody(game) -> tuple[int, ...]:

@@ -24,8 +24,8 @@ from .errors import MalformedInput
 SUPPORTED: dict[tuple[str, ...], set] = {
     ("deck", "copies"): {1},
     ("deck", "jokers"): {0},
-    ("players",): {2},
-    ("partnerships",): {False},
+    ("players",): {2, 4},
+    ("partnerships",): {False, True},
     ("deal", "packet_size"): {1, 2},
     ("deal", "first_to"): {"non_dealer"},
     ("deal", "first_dealer"): {"chosen_by_setup"},
@@ -90,13 +90,25 @@ class Profile:
     meld_timing: str  # "with_take" | "discard_then_meld" (RUL-35)
     going_rummy: bool  # a win with nothing exposed before is recorded as how: rummy (RUL-24)
     match: dict | None
+    seats: tuple[int, ...]  # the seats in playing order: (0, 1), or (0, 1, 2, 3) (RUL-36)
+    teams: int  # the number of teams; seat s plays for team s % teams (partners opposite, RUL-36)
     rules: dict[str, str]  # concept -> this profile's own rule id, e.g. "goal" -> its GOAL-1 rule
     rulings: frozenset[str]  # the rulings (RUL-n) this profile follows
     data: dict
 
     @property
     def stock_size(self) -> int:
-        return self.deck.size - 2 * self.hand_size
+        return self.deck.size - len(self.seats) * self.hand_size
+
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for: the seat itself with two players; with four, seats n and
+        n + 2 are partners (RUL-36)."""
+        return seat % self.teams
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in playing order: the rival with two players, the next opponent with
+        four (RUL-36, RUL-39)."""
+        return (seat + 1) % len(self.seats)
 
     def rule(self, concept: str) -> str:
         """This profile's own rule id for `concept` (a key of the profile's `rules:`)."""
@@ -137,10 +149,15 @@ def _check_supported(data: dict, source: str) -> None:
                 f"{source}: {'.'.join(path)}",
                 f"value {value!r} is valid in a profile but not implemented by the reference engine yet",
             )
-    # RUL-1: after every completed turn exposed + hand == hand size, so only a target of hand size + 1
-    # can be reached, and a use that empties the hand always reaches it.
-    if data["target"] != data["deal"]["hand_size"] + 1:
-        raise MalformedInput(f"{source}: target", "the target must be hand_size + 1 (ruling RUL-1)")
+    if data["players"] == 4 and not data["partnerships"]:
+        raise MalformedInput(f"{source}: partnerships", "four players are implemented only in two partnerships")
+    if data["players"] == 4 and data["exchange"]:
+        raise MalformedInput(f"{source}: exchange", "the exchange is implemented only for two players")
+    # RUL-1: after every completed turn a team's exposed cards plus its hands hold the hand size
+    # per member, so only a target of one more can be reached (RUL-37 for partnerships).
+    per_team = data["deal"]["hand_size"] * (2 if data["partnerships"] else 1)
+    if data["target"] != per_team + 1:
+        raise MalformedInput(f"{source}: target", f"the target must be {per_team + 1}: the hand size per team + 1 (ruling RUL-1)")
 
 
 def _check_rules(data: dict, source: str) -> None:
@@ -189,6 +206,8 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         meld_timing=data["meld_timing"],
         going_rummy=data["going_rummy"],
         match=data["match"],
+        seats=tuple(range(data["players"])),
+        teams=2,  # two players, or two partnerships of two (RUL-36)
         rules=rules,
         rulings=rulings,
         data=data,

@@ -70,10 +70,14 @@ def names_a_card_not_held(game, seat, act) -> bool:
 
 
 def use_has_no_arrangement(game, seat, act) -> bool:
-    exposed, new = game.exposed[seat], bit(game.available) | act.cards
+    exposed, new = game.exposed_of(seat), bit(game.available) | act.cards
     if game.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
         return not game.table.placeable(exposed, new)
     return not game.table.arrangeable(exposed | new)
+
+
+def use_leaves_nothing_to_discard(game, seat, act) -> bool:
+    return game.leaves_nothing_to_discard(seat, act.cards)
 
 
 def card_is_freshly_revealed(game, seat, act) -> bool:
@@ -93,7 +97,7 @@ def profile_forbids_forcing_onto_rival(game, seat, act) -> bool:
 
 
 def card_does_not_fit_rival(game, seat, act) -> bool:
-    return not game.fits_for_forcing(game.exposed[1 - seat], bit(game.available))
+    return not game.fits_for_forcing(game.exposed_of(game.profile.next_seat(seat)), bit(game.available))
 
 
 # -- the rules of the situation, for the two codes that stand for several -----------------------------
@@ -167,6 +171,9 @@ REFUSALS: tuple[Refusal, ...] = (
             condition=use_has_no_arrangement,
             message="the exposed cards, the taken card and these hand cards form no valid arrangement",
             concepts=("arrangement",)),
+    Refusal("no_card_to_discard", ("RUL-38", "C-TURN-3"), PLAY, ("use",),
+            condition=use_leaves_nothing_to_discard,
+            message="this use would leave no hand card to discard while the team is short of the target (RUL-38)"),
     Refusal("cannot_reject_revealed", ("C-TURN-5", "TC-OPEN-1", "AA-OPEN-1"), PLAY, ("reject",),
             condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)",
             about_the_card=True),

@@ -6,14 +6,16 @@ fault; the rules are applied to the deal only once these checks pass.
 
 from __future__ import annotations
 
-from .errors import MalformedInput
+from .errors import MalformedInput, shown as _shown
 from .phases import SEATS
 from .profile import Profile
 
 
-def check_seat(seat: object, field: str) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-        raise MalformedInput(field, f"a seat is 0 or 1, got {seat!r}")
+def check_seat(seat: object, field: str, seats: tuple[int, ...] = SEATS) -> None:
+    """A seat of the profile's table (`Profile.seats`; two seats unless given)."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
+        named = " or ".join(map(str, seats)) if len(seats) == 2 else f"0 to {seats[-1]}"
+        raise MalformedInput(field, f"a seat is {named}, got {_shown(seat)}")
 
 
 def parse_deck_order(profile: Profile, deck_order: object) -> list[int]:
@@ -25,9 +27,10 @@ def parse_deck_order(profile: Profile, deck_order: object) -> list[int]:
 
 
 def check_hands(profile: Profile, hands: object) -> list[list[int]]:
-    """Two hands of the profile's hand size, as card indices."""
-    if not isinstance(hands, list) or len(hands) != 2:
-        raise MalformedInput("hands", "two hands are needed, one per seat")
+    """One hand per seat of the profile's hand size, as card indices."""
+    seats = len(profile.seats)
+    if not isinstance(hands, list) or len(hands) != seats:
+        raise MalformedInput("hands", f"{seats} hands are needed, one per seat")
     parsed = [profile.deck.parse_list(h, f"hands[{s}]") for s, h in enumerate(hands)]
     for s, h in enumerate(parsed):
         if len(h) != profile.hand_size:
@@ -40,7 +43,7 @@ def check_dealt(profile: Profile, hands: object, stock: object) -> tuple[list[li
     indices."""
     parsed = check_hands(profile, hands)
     stock_cards = profile.deck.parse_list(stock, "stock")
-    check_every_card_once(profile, {"hands[0]": parsed[0], "hands[1]": parsed[1], "stock": stock_cards})
+    check_every_card_once(profile, {**{f"hands[{s}]": h for s, h in enumerate(parsed)}, "stock": stock_cards})
     return parsed, stock_cards
 
 
