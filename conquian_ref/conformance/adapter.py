@@ -92,11 +92,11 @@ class ReferenceAdapter:
 
     def cmd_observation(self, request: dict) -> dict:
         self._game()
-        return {"observation": self.reference.observation(_seat(request))}
+        return {"observation": self.reference.observation(_seat(request, seats=self._game().profile.seats))}
 
     def cmd_legal(self, request: dict) -> dict:
         self._game()
-        return {"actions": self.reference.legal(_seat(request))}
+        return {"actions": self.reference.legal(_seat(request, seats=self._game().profile.seats))}
 
     def cmd_perft(self, request: dict) -> dict:
         self._game()
@@ -148,10 +148,12 @@ def _field(request: dict, name: str):
     return request[name]
 
 
-def _seat(request: dict, name: str = "seat") -> int:
+def _seat(request: dict, name: str = "seat", seats: tuple[int, ...] = (0, 1)) -> int:
+    """A seat of the profile's table: an integer (not True, not 0.0) among `seats`."""
     seat = _field(request, name)
-    if type(seat) is not int or seat not in (0, 1):  # not True, not 0.0
-        raise ConquianError(f"a seat is 0 or 1, got {shown(seat)}")
+    if type(seat) is not int or seat not in seats:
+        named = " or ".join(map(str, seats)) if len(seats) == 2 else f"0 to {seats[-1]}"
+        raise ConquianError(f"a seat is {named}, got {shown(seat)}")
     return seat
 
 

@@ -11,10 +11,12 @@ only *whether* the rival has picked (RUL-12); after the swap, the given and rece
 from __future__ import annotations
 
 from .cards import count
+from .setup import check_seat
 from .phases import Phase
 
 
 def observe(game, seat: int) -> dict:
+    check_seat(seat, "seat", game.profile.seats)
     if game.trace:  # for rule coverage; not added to fired_last, which belongs to the last action
         game.rules_fired.add("C-OBS-1")
         if game.picks is not None:
