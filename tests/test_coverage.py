@@ -15,7 +15,7 @@ import pytest
 
 from conquian_ref.tools.coverage import measure
 from conquian_ref.engine.refusals import REASONS
-from conquian_ref.spec.profiles import PROFILE_IDS
+from conquian_ref.spec.profiles import PROFILE_IDS, rule_prefix
 from conquian_ref.spec.rulebook import load_rules, rules_dir, rules_for
 from conquian_ref.spec.scenario import corpus_dir
 
@@ -81,7 +81,7 @@ def test_every_rule_has_a_source_and_an_example(rule_id):
 
 def test_each_profile_has_its_own_rules():
     for profile in PROFILE_IDS:
-        prefix = {"torno-cisneros-v1": "TC-", "anglo-american-v1": "AA-"}[profile]
+        prefix = rule_prefix(profile) + "-"
         assert any(r.startswith(prefix) for r in rules_for(profile))
 
 

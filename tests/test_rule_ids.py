@@ -97,15 +97,37 @@ def test_no_profile_rule_id_is_assembled_or_chosen_by_profile_in_code():
 
 @pytest.mark.parametrize("profile_id", PROFILE_IDS)
 def test_a_profile_maps_its_own_rules(profile_id):
+    """Each own rule (not documentary) is named once in `rules:`; any other id named there is a
+    defined rule of another document (a variation keeping a baseline rule), never a core rule
+    or a ruling."""
     profile = load_profile(profile_id)
+    known = load_rules()
     own = [rid for rid in rules_for(profile_id) if rid.startswith(profile.rule_prefix + "-")]
     for concept, rid in profile.rules.items():
-        assert rid.startswith(profile.rule_prefix + "-"), f"{profile_id}: rules.{concept} is {rid}, not one of its own"
-    documentary = {rid for rid in own if DOCUMENTARY.search(load_rules()[rid].text)}
-    assert set(profile.rules.values()) == set(own) - documentary, f"{profile_id}: rules: does not list each own rule once"
+        assert rid in known and not rid.startswith(("C-", "RUL-")), f"{profile_id}: rules.{concept} is {rid}"
+    documentary = {rid for rid in own if DOCUMENTARY.search(known[rid].text)}
+    mapped_own = {rid for rid in profile.rules.values() if rid.startswith(profile.rule_prefix + "-")}
+    assert mapped_own == set(own) - documentary, f"{profile_id}: rules: does not list each own rule once"
 
 
 @pytest.mark.parametrize("profile_id", PROFILE_IDS)
 def test_a_profile_follows_the_rulings_that_apply_to_it(profile_id):
     applying = {rid for rid in rules_for(profile_id) if rid.startswith("RUL-")}
     assert load_profile(profile_id).rulings == applying
+
+
+def test_every_rulings_applies_to_line_lists_the_profiles_whose_rulings_list_it():
+    """docs/rules/README.md ("Organisation"): a ruling's `Applies to:` line names exactly the
+    profiles whose profile file lists it in `rules.rulings` (the profile data is the authority)."""
+    followers: dict[str, set[str]] = {}
+    for profile_id in PROFILE_IDS:
+        for rid in profile_rules(profile_id)["rulings"]:
+            followers.setdefault(rid, set()).add(profile_id)
+    rulings = {rid: rule for rid, rule in load_rules().items() if rid.startswith("RUL-") and not rule.deprecated}
+    assert set(followers) <= set(rulings), f"profiles list undefined rulings {sorted(set(followers) - set(rulings))}"
+    wrong = {
+        rid: (sorted(rule.applies_to), sorted(followers.get(rid, ())))
+        for rid, rule in rulings.items()
+        if len(set(rule.applies_to)) != len(rule.applies_to) or set(rule.applies_to) != followers.get(rid, set())
+    }
+    assert not wrong, f"Applies to: lines that are not the profiles listing the ruling (written, listed): {wrong}"

@@ -112,18 +112,19 @@ def test_every_rule_id_belongs_to_the_core_the_rulings_or_a_shipped_profile():
 
 
 @pytest.mark.parametrize("profile_id", PROFILE_IDS)
-def test_rules_for_a_profile_are_the_core_the_rulings_and_its_own(profile_id):
-    others = tuple(rule_prefix(p) + "-" for p in PROFILE_IDS if p != profile_id)
+def test_rules_for_a_profile_are_the_core_its_rulings_its_own_and_the_rules_it_maps(profile_id):
+    data = dict(profile_data(profile_id)["rules"])
+    rulings, named = set(data.pop("rulings")), set(data.values())
+    own = rule_prefix(profile_id) + "-"
     applicable = rules_for(profile_id)
-    assert any(rid.startswith(rule_prefix(profile_id) + "-") for rid in applicable)
-    assert not any(rid.startswith(others) for rid in applicable)
-    assert all(r.applies_to in (None, profile_id) and not r.deprecated for r in applicable.values())
+    assert any(rid.startswith(own) for rid in applicable)
+    assert {rid for rid in applicable if rid.startswith("RUL-")} == rulings
+    assert {rid for rid in applicable if not rid.startswith(("C-", "RUL-", own))} == {rid for rid in named if not rid.startswith(own)}
+    assert not any(r.deprecated for r in applicable.values())
 
 
-def test_an_unknown_profile_has_only_the_shared_rules():
-    assert set(rules_for("no-such-v1")) == {
-        rid for rid, r in load_rules().items() if rid.startswith(("C-", "RUL-")) and r.applies_to is None and not r.deprecated
-    }
+def test_an_unknown_profile_has_only_the_core_rules():
+    assert set(rules_for("no-such-v1")) == {rid for rid, r in load_rules().items() if rid.startswith("C-") and not r.deprecated}
     with pytest.raises(MalformedInput, match="unknown profile 'no-such-v1'"):
         profile_data("no-such-v1")
 

@@ -6,8 +6,11 @@ ids exist. The documents are the source; nothing here restates a rule.
 
 The documents are `core.md`, one `<profile id>.md` per shipped profile (conquian_ref.spec.profiles
 .PROFILE_IDS, in that order) and `rulings.md`. Which rules apply to a profile follows from its
-`rule_prefix` in the profile file: the core (`C-`), the rulings (`RUL-`, unless limited to another
-profile by an `Applies to:` line) and its own (`<rule_prefix>-`). The id grammar is spec/ids.py.
+profile file (conquian_ref.spec.profiles.profile_data), which is the authority: the core (`C-`), the
+rulings its `rules.rulings` lists, its own rules (`<rule_prefix>-`), and every rule id its `rules:`
+mapping names (so a variation keeps the baseline rules it maps). A ruling's `Applies to:` line
+repeats, for readers, the profiles that list it; tests keep the two equal. The id grammar is
+spec/ids.py.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from functools import cache
 from pathlib import Path
 
 from .ids import RULE_ID_BODY
-from .profiles import PROFILE_IDS, rule_prefix
+from .profiles import PROFILE_IDS, profile_data, rule_prefix
 from .shipped import shipped_dir
 
 HEADING = re.compile(rf"^### ({RULE_ID_BODY}) — (.+)$")
 """A rule's heading (docs/rules/README.md): three hashes, the id, an em dash, the title."""
 DOCUMENTS = ("core.md", *(f"{profile_id}.md" for profile_id in PROFILE_IDS), "rulings.md")
-SHARED_PREFIXES = ("C-", "RUL-")
-"""The ids every profile shares: the common core and the rulings."""
+CORE_PREFIX = "C-"
+"""The ids every profile shares: the common core."""
+APPLIES_TO = re.compile(r"^Applies to: (.+)$", flags=re.M)
+"""A ruling's line naming the profiles that follow it, comma-separated (docs/rules/README.md)."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +44,13 @@ class Rule:
     deprecated: bool
 
     @property
-    def applies_to(self) -> str | None:
-        """The one profile a ruling is limited to (its line `Applies to: <profile>`), or None."""
-        match = re.search(r"^Applies to: (\S+)$", self.text, flags=re.M)
-        return match.group(1) if match else None
+    def applies_to(self) -> tuple[str, ...]:
+        """The profiles a ruling names on its line `Applies to: <profile>, <profile>, ...`, in the
+        order written; the empty tuple when the text has no such line."""
+        match = APPLIES_TO.search(self.text)
+        if not match:
+            return ()
+        return tuple(p.strip() for p in match.group(1).split(",") if p.strip())
 
 
 def rules_dir() -> Path:
@@ -75,11 +83,24 @@ def load_rules() -> dict[str, Rule]:
     return rules
 
 
+def named_by_profile(profile_id: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the rulings a shipped profile file lists in `rules.rulings`, the rule ids its other `rules:`
+    entries name); both empty for an id that is no shipped profile."""
+    if profile_id not in PROFILE_IDS:
+        return frozenset(), frozenset()
+    rules = dict(profile_data(profile_id).get("rules") or {})
+    rulings = frozenset(rules.pop("rulings", None) or ())
+    return rulings, frozenset(rules.values())
+
+
 def rules_for(profile_id: str) -> dict[str, Rule]:
-    """The rules that apply to a profile (its own, the core and the rulings), not deprecated."""
-    prefixes = SHARED_PREFIXES + ((rule_prefix(profile_id) + "-",) if profile_id in PROFILE_IDS else ())
+    """The rules that apply to a profile, not deprecated, in document order: the core, the rulings
+    its profile file lists, its own rules (its `rule_prefix`) and every rule its `rules:` names.
+    An id that is no shipped profile gets the core only."""
+    rulings, named = named_by_profile(profile_id)
+    own = (rule_prefix(profile_id) + "-",) if profile_id in PROFILE_IDS else ()
     return {
         rid: r
         for rid, r in load_rules().items()
-        if rid.startswith(prefixes) and not r.deprecated and r.applies_to in (None, profile_id)
+        if not r.deprecated and (rid.startswith(CORE_PREFIX) or rid in rulings or rid in named or rid.startswith(own))
     }

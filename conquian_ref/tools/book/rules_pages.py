@@ -1,7 +1,8 @@
 """The pages of rules: one per profile (its rules and its scenarios), all rules, reason codes.
 
-A profile's rules are `rulebook.rules_for(profile)`: the common core, the profile's own rules and
-the rulings; each rule id is an anchor on its profile's page, and lists the scenarios citing it.
+A profile's rules are `rulebook.rules_for(profile)`: the common core, the rulings its profile file
+lists, its own rules and the rules its `rules:` names (a variation's baseline rules); each rule
+id is an anchor on its profile's page, and lists the scenarios citing it.
 """
 
 from __future__ import annotations
