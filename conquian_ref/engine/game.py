@@ -100,14 +100,16 @@ class Game:
         the profile's size go alternately to each seat, non-dealer first; the rest is the stock."""
         check_seat(dealer, "dealer", profile.seats)
         game = cls._dealt(profile, parse_deck_order(profile, deck_order), dealer)
-        game._fire("C-DECK-2")  # every card name of the deck order was read
+        game._fire("C-DECK-2", "RUL-28")  # every card name of the deck order was read
         return game
 
     @classmethod
     def _dealt(cls, profile: Profile, order: list[int], dealer: int) -> "Game":
         hands, stock = deal(profile, order, dealer)
         game = cls(profile, [mask_of(h) for h in hands], stock, dealer)
-        game._fire("C-DEAL-1", "RUL-10", "RUL-15", profile.rule("deal"))
+        # RUL-10 (one card at a time) or RUL-18 (packets of two), whichever the profile follows;
+        # RUL-36: with four seats the first player, after the dealer, is dealt first.
+        game._fire("C-DEAL-1", "RUL-10", "RUL-15", "RUL-18", "RUL-36", profile.rule("deal"))
         return game
 
     @classmethod
@@ -118,7 +120,7 @@ class Game:
         check_seat(dealer, "dealer", profile.seats)
         parsed, stock_cards = check_dealt(profile, hands, stock)
         game = cls(profile, [mask_of(h) for h in parsed], stock_cards, dealer)
-        game._fire("C-DECK-2")  # every card name of the hands and the stock was read
+        game._fire("C-DECK-2", "RUL-28")  # every card name of the hands and the stock was read
         game.rules_by_construction |= {profile.rule("deal")}
         return game
 
@@ -307,7 +309,9 @@ class Game:
     def _do_use(self, seat: int, act: Action) -> None:
         # C-TURN-2: the taken card is exposed at once, with the chosen hand cards (RUL-16), all own
         # exposed cards rearranged as needed (C-ARR-2).
-        self._fire("C-TURN-2", "C-ARR-2", "RUL-16", *self.profile.own_rules("arrangement"), *self.card_rules())
+        self._fire("C-TURN-2", "C-ARR-2", "RUL-16", "RUL-21", *self.profile.own_rules("arrangement"), *self.card_rules())
+        if self.profile.teams < len(self.profile.seats):
+            self._fire("RUL-38", *self.profile.own_rules("pooled_melds"))  # into the team's pool
         if self.profile.meld_timing == "discard_then_meld":
             self._fire("RUL-35")  # placed before any rearrangement
         if not act.cards:
@@ -329,21 +333,23 @@ class Game:
         if self.trace:  # computing the arrangement only to name its meld rules
             self._fire(*self.table.rules_of(self.exposed[team]))
         if count(self.exposed[team]) == self.profile.target:
-            self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", How(how).rule)
+            # RUL-1 and, where the profile follows one, the ruling that fixed its hand size and
+            # target (RUL-30, RUL-31, RUL-32; RUL-37 per team).
+            self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", "RUL-30", "RUL-31", "RUL-32", "RUL-37", How(how).rule)
             if how == How.RUMMY:
                 self._fire(self.profile.rule("rummy"))
             self._end(Outcome("win", receiver, how))
             return
         if how == How.RUMMY:
             how = How.TARGET_REACHED  # not a win: nothing to record
-        self._fire("C-TURN-3", *self.profile.own_rules("discard_after_meld"))
+        self._fire("C-TURN-3", "RUL-19", *self.profile.own_rules("discard_after_meld"))
         if how == How.FORCED_TO_TARGET:
             self._fire("RUL-5")  # the receiver of a force discards; the forcer moves next with it
         self.phase, self.discarder = Phase.DISCARD, receiver
 
     def _do_discard(self, seat: int, act: Action) -> None:
         # C-TURN-3: the discard becomes the available card for the other seat, whose turn begins.
-        self._fire("C-TURN-3", "C-TURN-1", *self.profile.own_rules("discard_after_meld"))
+        self._fire("C-TURN-3", "C-TURN-1", "RUL-19", "RUL-39", *self.profile.own_rules("discard_after_meld", "next_seat"))
         if self.hands[seat] == bit(act.card):
             self._fire("C-END-2", self.profile.rule("goal"))  # emptying the hand below the target does not win
         self.hands[seat] &= ~bit(act.card)
@@ -374,7 +380,7 @@ class Game:
         )
 
     def _ask_rival(self, declared: str) -> None:
-        self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", *self._fit_rules())
+        self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", "RUL-39", *self._fit_rules())
         self._log(declared, seat=self.active, card=self.deck.name(self.available), pending=True)
         self.phase, self.pending = Phase.FORCE_DECISION, declared
 
@@ -390,14 +396,16 @@ class Game:
             self.active = self.profile.next_seat(self.dealer)  # RUL-20: after both offers the non-dealer draws
         self.opening_card = False
         if not self._stock:
-            self._fire("RUL-9", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
+            self._fire("RUL-9", "RUL-25", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
             self._end(Outcome("draw", None, How.STOCK_EXHAUSTED))
         else:
             self._reveal()
 
     def _pass(self, seat: int) -> None:
         # C-TURN-5: the revealed card goes to the rival as its available card; no discard.
-        self._fire("C-TURN-5", *self.card_rules())
+        self._fire("C-TURN-5", "RUL-39", *self.card_rules(), *self.profile.own_rules("next_seat"))
+        if self.opening_card:
+            self._fire("RUL-40")  # the opening card goes round the table to the dealer
         if not self.pending:
             self._log("pass", seat=seat, card=self.deck.name(self.available))
         # The next seat receives it as a card left by the rival, except the opening card, which

@@ -212,7 +212,7 @@ def _meld_rules(profile: Profile, meld: int) -> tuple[str, ...]:
     cards = cards_of(meld)
     if len({deck.suit_of(c) for c in cards}) > 1:
         return ("C-SET-1",)
-    rules = ["C-RUN-1", profile.rule("run_length"), "RUL-2"]
+    rules = ["C-RUN-1", profile.rule("run_length"), "RUL-2", "RUL-29"]  # the run maximum (RUL-2 or RUL-29)
     ranks = [deck.ranks[deck.rank_of(c)] for c in cards]
     if "7" in ranks[:-1] and ranks[ranks.index("7") + 1] != "8":  # it crosses the removed ranks
         rules.append("C-RUN-2")

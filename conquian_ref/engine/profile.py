@@ -66,7 +66,10 @@ RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "rummy_bonus", "misdeal", "deal
 # Keys a profile may name to cite its own restatement of a core rule where the engine checks
 # that core rule (e.g. `discard_after_meld` beside C-TURN-3); a profile without them cites the
 # core rule alone. Read with `Profile.own_rules(key)`.
-RULE_KEYS_OPTIONAL = ("starter", "take_discard", "drawn_card", "discard_after_meld", "arrangement", "no_forcing")
+RULE_KEYS_OPTIONAL = (
+    "starter", "take_discard", "drawn_card", "discard_after_meld", "arrangement", "no_forcing",
+    "next_seat", "pooled_melds", "partner_hidden",
+)
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per loaded profile
