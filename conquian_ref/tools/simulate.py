@@ -1,7 +1,7 @@
 """`conquian-ref simulate`: play many seeded random games of a profile and summarise them.
 
 Every game is reproducible on its own: game `i` of a run with seed `S` is dealt from
-`deck.shuffled(game_seed(S, i))` with seat `i % 2` dealing, and its random agent draws from
+`deck.shuffled(game_seed(S, i))` with seat `i % n` dealing (n seats), and its random agent draws from
 `random.Random(game_seed(S, i, "agent"))`. The agent picks a seat uniformly among
 `game.to_act` (two seats may act during the exchange), then an action uniformly among that
 seat's `game.legal(seat)`. Rule tracing is off (`game.trace = False`) for speed; it changes
@@ -45,8 +45,8 @@ def game_seed(seed: int, index: int, purpose: str = "deck") -> int:
 
 
 def new_game(profile: Profile, seed: int, index: int) -> Game:
-    """Game `index` of a run seeded with `seed`: seeded deck, dealer `index % 2`, tracing off."""
-    game = Game.from_seed(profile, game_seed(seed, index), dealer=index % 2)
+    """Game `index` of a run seeded with `seed`: seeded deck, dealer `index % seats`, tracing off."""
+    game = Game.from_seed(profile, game_seed(seed, index), dealer=index % len(profile.seats))
     game.trace = False
     return game
 
@@ -96,7 +96,8 @@ class Summary:
     profile: str
     games: int
     seed: int
-    wins_by_seat: list[int] = field(default_factory=lambda: [0, 0])
+    seats: int = 2
+    wins_by_seat: list[int] = field(default_factory=list)
     wins_by_dealer: int = 0
     wins_by_non_dealer: int = 0
     draws: int = 0
@@ -107,6 +108,9 @@ class Summary:
     choices: int = 0
     max_choices: int = 0
     seconds: float = 0.0
+
+    def __post_init__(self):
+        self.wins_by_seat = self.wins_by_seat or [0] * self.seats
 
     def add(self, game: Game, played: Played) -> None:
         outcome = game.outcome
@@ -130,7 +134,7 @@ class Summary:
             "profile": self.profile,
             "games": self.games,
             "seed": self.seed,
-            "wins": {"seat_0": self.wins_by_seat[0], "seat_1": self.wins_by_seat[1]},
+            "wins": {f"seat_{seat}": wins for seat, wins in enumerate(self.wins_by_seat)},
             "wins_by_role": {"dealer": self.wins_by_dealer, "non_dealer": self.wins_by_non_dealer},
             "draws": self.draws,
             "endings": dict(self.endings),
@@ -163,7 +167,7 @@ def simulate(profile: Profile, games: int, seed: int, progress: bool | None = No
     for long runs on a TTY; True / False force it on or off."""
     if progress is None:
         progress = games >= PROGRESS_MIN_GAMES and sys.stderr.isatty()
-    summary = Summary(profile.id, games, seed)
+    summary = Summary(profile.id, games, seed, seats=len(profile.seats))
     bar = progress_bar(games, "game", progress, desc=profile.id)
     start = time.perf_counter()
     try:
@@ -193,7 +197,7 @@ def format_summary(s: Summary) -> str:
     return "\n".join(
         [
             f"{s.profile}: {n} random games, seed {s.seed} (dealer alternates; random legal actions)",
-            f"  wins      seat 0: {_pct(s.wins_by_seat[0], n)}   seat 1: {_pct(s.wins_by_seat[1], n)}   draws: {_pct(s.draws, n)}",
+            "  wins      " + "   ".join(f"seat {seat}: {_pct(w, n)}" for seat, w in enumerate(s.wins_by_seat)) + f"   draws: {_pct(s.draws, n)}",
             f"  by role   dealer: {_pct(s.wins_by_dealer, n)}   non-dealer: {_pct(s.wins_by_non_dealer, n)}",
             f"  endings   {endings}",
             f"  actions   mean {a['mean']:.1f}   median {a['median']:g}   min {a['min']}   max {a['max']}",

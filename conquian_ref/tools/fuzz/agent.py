@@ -44,12 +44,12 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
     name = game.deck.name
     to_act = game.to_act
     seat = to_act[0] if to_act else game.active
-    rival = 1 - seat
+    rival = game.profile.next_seat(seat)
     hand = cards_of(game.hands[seat])
     held = set(hand)
     legal = game.legal_actions(seat)
     legal_types = {a["type"] for a in legal}
-    pool = game.stock[:1] + cards_of(game.hands[rival])[:1] + game.out_of_play[:1] + cards_of(game.exposed[seat])[:1]
+    pool = game.stock[:1] + cards_of(game.hands[rival])[:1] + game.out_of_play[:1] + cards_of(game.exposed_of(seat))[:1]
     foreign = list(dict.fromkeys(c for c in pool if c not in held)) or [c for c in game.deck.ordered() if c not in held][:1]
     own = hand[0] if hand else foreign[0]
     other_type: list[tuple[int, dict]] = []

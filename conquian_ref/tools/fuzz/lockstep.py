@@ -75,8 +75,8 @@ class Lockstep:
         return None
 
     def _legal(self, game: Game, step: int) -> Divergence | None:
-        """The legal actions of both seats before action `step`."""
-        for seat in (0, 1):
+        """The legal actions of every seat before action `step`."""
+        for seat in game.profile.seats:
             got = _call("legal", step, seat, None, self.driver.legal, seat)
             if not isinstance(got, list) or not all(isinstance(a, dict) for a in got):
                 raise _Adapter(AdapterFailure("bad_answer", f"legal: not a list of actions: {short(got)}"), "legal", step, seat, None)
