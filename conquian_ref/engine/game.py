@@ -342,6 +342,7 @@ class Game:
             return
         if how == How.RUMMY:
             how = How.TARGET_REACHED  # not a win: nothing to record
+        self._fire(self.profile.rule("goal"))  # the target was checked, and not reached
         self._fire("C-TURN-3", "RUL-19", *self.profile.own_rules("discard_after_meld"))
         if how == How.FORCED_TO_TARGET:
             self._fire("RUL-5")  # the receiver of a force discards; the forcer moves next with it
@@ -372,12 +373,12 @@ class Game:
     def _rival_may_force(self, seat: int) -> bool:
         # Under `forcing.own_fit: rival_option` (RUL-14, RUL-23): declining a card that fits one's
         # own melds lets the rival decide.
-        card = bit(self.available)
-        return (
-            self.profile.own_fit == "rival_option"
-            and self.fits_for_forcing(self.exposed_of(seat), card)
-            and not self.leaves_nothing_to_discard(seat, 0)  # RUL-38: a demand must be possible
-        )
+        if self.profile.own_fit != "rival_option" or not self.exposed_of(seat):
+            return False
+        self._fire(self.profile.rule("force_option"), *self._fit_rules())  # the fit is checked
+        return self.fits_for_forcing(self.exposed_of(seat), bit(self.available)) and not self.leaves_nothing_to_discard(
+            seat, 0
+        )  # RUL-38: a demand must be possible
 
     def _ask_rival(self, declared: str) -> None:
         self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", "RUL-39", *self._fit_rules())
