@@ -21,7 +21,7 @@ class Picture:
     """A position drawn from the reference engine: state_json plus what makes it readable."""
 
     state: dict
-    melds: list  # per seat: one valid arrangement of the exposed cards (names), RUL-13
+    melds: list  # per seat (per team with partners): one valid arrangement of the exposed cards (names), RUL-13
     origin: tuple | None  # (event, seat) of the available card: ("reveal", s) / ("discard", s) / ("pass", s)
 
 
@@ -50,8 +50,8 @@ class Walk:
 def _picture(game) -> Picture:
     state = game.state_json()
     melds = []
-    for seat in (0, 1):
-        arrangement = game.table.arrangement(game.exposed[seat]) or []
+    for exposed in game.exposed:  # one per seat, or per team with partners
+        arrangement = game.table.arrangement(exposed) or []
         melds.append([game.deck.names(m) for m in arrangement])
     origin = None
     if state["available"]:

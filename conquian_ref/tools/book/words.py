@@ -37,7 +37,7 @@ def action_sentence(action: dict, seat: int, before, cards, refused: bool) -> Ma
     if phrase is None:
         return Markup("Seat %s %s%s.") % (seat, "tries to " if refused else "", kind)
     avail = before.state.get("available")
-    other = 1 - seat
+    other = (seat + 1) % len(before.state.get("hands") or (0, 0))  # the next seat: the rival with two
     words = {third: (base if refused else third) for third, base in BASE_FORMS.items()}
     hand = action.get("cards", [])
     if before.state.get("phase") == "force_decision" and avail:
@@ -68,9 +68,11 @@ def action_short(action: dict, cards) -> Markup:
 
 def value_html(key: str, value, cards) -> Markup:
     """A value of a state or observation check, in words and card pictures."""
-    if key in ("hands", "exposed", "picks") and isinstance(value, list) and len(value) == 2:
+    if key in ("hands", "exposed", "picks") and isinstance(value, list) and len(value) in (2, 4):
+        partners = cards.profile.teams < len(cards.profile.seats)
+        who = "team" if key == "exposed" and partners else "seat"  # exposed cards are per team (RUL-38)
         return Markup("; ").join(
-            Markup("seat %s: %s") % (s, cards.many(v) if isinstance(v, list) else value_html("", v, cards))
+            Markup("%s %s: %s") % (who, s, cards.many(v) if isinstance(v, list) else value_html("", v, cards))
             for s, v in enumerate(value)
         )
     if key == "available" and isinstance(value, dict):
