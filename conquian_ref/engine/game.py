@@ -48,6 +48,9 @@ OPENINGS: dict[str, tuple[str, bool]] = {
     "revealed_to_non_dealer": ("RUL-7", False),
     "offered_to_both_then_draw": ("RUL-20", True),
 }
+# The rulings that fixed a profile's hand size and target (RUL-1 holds for all): each is cited
+# where the deal is dealt and where the target is reached, under the profile that follows it.
+HAND_SIZE_RULINGS = ("RUL-30", "RUL-31", "RUL-32", "RUL-37")
 # What "fits" means for forcing (the profile's `forcing.fit`), and the rules behind the test.
 FITS: dict[str, tuple[str, ...]] = {
     "any_arrangement": ("C-ARR-4", "RUL-3"),  # it joins the exposed cards alone, any repartition
@@ -109,7 +112,7 @@ class Game:
         game = cls(profile, [mask_of(h) for h in hands], stock, dealer)
         # RUL-10 (one card at a time) or RUL-18 (packets of two), whichever the profile follows;
         # RUL-36: with four seats the first player, after the dealer, is dealt first.
-        game._fire("C-DEAL-1", "RUL-10", "RUL-15", "RUL-18", "RUL-36", profile.rule("deal"))
+        game._fire("C-DEAL-1", "RUL-10", "RUL-15", "RUL-18", "RUL-36", profile.rule("deal"), *HAND_SIZE_RULINGS)
         return game
 
     @classmethod
@@ -335,14 +338,14 @@ class Game:
         if count(self.exposed[team]) == self.profile.target:
             # RUL-1 and, where the profile follows one, the ruling that fixed its hand size and
             # target (RUL-30, RUL-31, RUL-32; RUL-37 per team).
-            self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", "RUL-30", "RUL-31", "RUL-32", "RUL-37", How(how).rule)
-            if how == How.RUMMY:
-                self._fire(self.profile.rule("rummy"))
+            self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", *HAND_SIZE_RULINGS, How(how).rule)
+            if self.profile.going_rummy and how in (How.RUMMY, How.TARGET_REACHED):
+                self._fire(self.profile.rule("rummy"), "RUL-24")  # checked: rummy or not
             self._end(Outcome("win", receiver, how))
             return
         if how == How.RUMMY:
             how = How.TARGET_REACHED  # not a win: nothing to record
-        self._fire(self.profile.rule("goal"))  # the target was checked, and not reached
+        self._fire(self.profile.rule("goal"), *HAND_SIZE_RULINGS)  # the target was checked, and not reached
         self._fire("C-TURN-3", "RUL-19", *self.profile.own_rules("discard_after_meld"))
         if how == How.FORCED_TO_TARGET:
             self._fire("RUL-5")  # the receiver of a force discards; the forcer moves next with it
@@ -372,7 +375,9 @@ class Game:
 
     def _rival_may_force(self, seat: int) -> bool:
         # Under `forcing.own_fit: rival_option` (RUL-14, RUL-23): declining a card that fits one's
-        # own melds lets the rival decide.
+        # own melds lets the rival decide. Without forcing (the profile's `rules.no_forcing`), a
+        # fitting card goes like any other.
+        self._fire(*self.profile.own_rules("no_forcing"))
         if self.profile.own_fit != "rival_option" or not self.exposed_of(seat):
             return False
         self._fire(self.profile.rule("force_option"), *self._fit_rules())  # the fit is checked
