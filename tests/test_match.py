@@ -210,3 +210,28 @@ def test_scoring_is_linear_in_the_number_of_deals():
         match.record(Outcome("draw", None, "stock_exhausted"))
         assert match.pot is not None
     assert match._tally.counted == 2000 and match.pot == 4000 and match.net == [-2000, -2000]
+
+
+def test_a_stakes_match_scenario_needs_the_stakes_capability():
+    from pathlib import Path
+
+    from conquian_ref.conformance.check import needs
+    from conquian_ref.spec.scenario import Scenario
+
+    def scenario(profile):
+        data = {"id": "x-0001", "profile": profile, "match": {"first_dealer": 0, "deals": [], "expect": {"winner": None}}}
+        return Scenario(data, Path("x.yaml"), {})
+
+    assert needs(scenario(SA)) == {"match", "stakes"}
+    assert needs(scenario("anglo-american-v1")) == needs(scenario("torno-cisneros-v1")) == {"match"}
+
+
+def test_the_stakes_messages_conform_to_the_protocol_schema():
+    from conquian_ref.conformance.protocol import MessageValidator
+
+    validate = MessageValidator()
+    request = {"seq": 5, "cmd": "match", "profile": SA, "first_dealer": 0, "deals": [win(0, "rummy"), misdeal(11, 9), DRAW]}
+    validate("request", request)
+    validate("answer", ReferenceAdapter().handle(request))
+    validate("request", {**request, "seq": 6, "profile": "anglo-american-v1", "deals": [DRAW]})
+    validate("answer", {"seq": 6, "match": {"points": [0, 0], "next_dealer": 1, "winner": None}})
