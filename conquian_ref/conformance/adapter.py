@@ -16,7 +16,7 @@ import sys
 
 from .. import __version__
 from ..engine.errors import ConquianError, shown
-from .protocol import CAPABILITIES, PROTOCOL_VERSION
+from .protocol import CAPABILITIES, MATCH_ANSWER_KEYS, PROTOCOL_VERSION, STAKES_ANSWER_KEYS
 from .reference import Reference
 
 
@@ -113,13 +113,14 @@ class ReferenceAdapter:
 
         profile_id, first_dealer = self._profile(request), _seat(request, "first_dealer")
         deals = _field(request, "deals")
-        check_outcome = definition_validator("scenario", "/$defs/outcome")
-        for i, outcome in enumerate(deals):
-            for err in check_outcome.iter_errors(outcome):
+        check_entry = definition_validator("scenario", "/$defs/match_entry")
+        for i, entry in enumerate(deals):
+            for err in check_entry.iter_errors(entry):
                 raise ConquianError(f"deals[{i}]: {err.message}")
         # A deal after the match is won is an error, not a score (the engine's Match refuses it).
         full = self.reference.match(profile_id, first_dealer, deals)
-        return {"match": {k: full[k] for k in ("points", "next_dealer", "winner")}}
+        # The stakes keys only for a stakes profile: the answer of the other profiles is unchanged.
+        return {"match": {k: full[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in full}}
 
     def cmd_stop(self, request: dict) -> dict:
         return {"ok": True}

@@ -29,9 +29,10 @@ from ..engine.errors import ConquianError
 from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, describe_command
 from .driver import ImplementationDriver
 from .failures import AdapterFailure
-from .protocol import CHECK_CAPABILITIES, MATCH, REQUIRED
+from .protocol import CHECK_CAPABILITIES, MATCH, REQUIRED, STAKES
 from .progress import progress_bar
 from .replay import Failure, replay
+from ..spec.profiles import PROFILE_IDS, profile_data
 from ..spec.scenario import Scenario, corpus_dir, load_corpus
 
 STOP_AFTER = 5  # identical adapter failures in a row that stop the run
@@ -76,11 +77,19 @@ class Run:
         )
 
 
+def scenario_has_stakes(scenario: Scenario) -> bool:
+    """Whether `scenario`'s profile plays its match for stakes and a pot (`match: {stake: ...}`)."""
+    if scenario.profile not in PROFILE_IDS:
+        return False
+    match = profile_data(scenario.profile)["match"]
+    return match is not None and "stake" in match
+
+
 def needs(scenario: Scenario) -> set[str]:
     """The optional capabilities a scenario needs (docs/protocol.md, "Capabilities")."""
     data = scenario.data
     if "match" in data:
-        return {MATCH}
+        return {MATCH, STAKES} if scenario_has_stakes(scenario) else {MATCH}
     wanted = set(REQUIRED)
     for step in data["steps"]:
         wanted.update(cap for kind, cap in CHECK_CAPABILITIES.items() if kind in step.get("check", {}))

@@ -17,11 +17,17 @@ from ..engine.errors import ConquianError
 PROTOCOL_VERSION = 1
 
 # What an adapter may declare in its handshake (docs/protocol.md, "Capabilities").
-CAPABILITIES = ("setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match")
+CAPABILITIES = ("setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match", "stakes")
 REQUIRED = frozenset({"state"})  # every deal scenario checks its outcome and unchanged refusals
-# The capability each check kind of a scenario step needs; a match scenario needs MATCH.
+# The capability each check kind of a scenario step needs; a match scenario needs MATCH, and a
+# match scenario of a profile with stakes and a pot (`match: {stake: ...}`) needs STAKES too.
 CHECK_CAPABILITIES = {"observation": "observation", "legal": "legal_actions", "perft": "perft"}
 MATCH = "match"
+STAKES = "stakes"
+# The keys of a `match` answer's `match` object; a stakes match adds STAKES_ANSWER_KEYS (wins,
+# net units, the pot), which an adapter without the `stakes` capability never has to send.
+MATCH_ANSWER_KEYS = ("points", "next_dealer", "winner")
+STAKES_ANSWER_KEYS = ("wins", "net", "pot")
 
 # Each command and the keys its answer must carry (an answer without one is a `bad_answer`).
 ANSWER_KEYS = {

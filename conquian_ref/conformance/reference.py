@@ -82,12 +82,20 @@ class Reference:
 
     # -- a match -------------------------------------------------------------------------------
     def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
-        """The match's score after these deal outcomes (points, next dealer, winner)."""
+        """The match's score after these entries: deal outcomes, or in a session with stakes
+        also misdeals (`{"misdeal": {"counts": [c0, c1]}}`, RUL-26). The answer has the points,
+        next dealer and winner, and for a stakes profile the wins, net units and pot."""
         match = self.match_class(self.profile_loader(profile_id), first_dealer)
-        for i, outcome in enumerate(outcomes):
+        for i, entry in enumerate(outcomes):
             if match.is_over:
                 raise MalformedInput(f"deals[{i}]", "the match was already won before this deal")
-            match.record(Outcome(outcome["result"], outcome["winner"], outcome["how"]))
+            try:
+                if "misdeal" in entry:
+                    match.record_misdeal(entry["misdeal"]["counts"])
+                else:
+                    match.record(Outcome(entry["result"], entry["winner"], entry["how"]))
+            except MalformedInput as exc:
+                raise MalformedInput(f"deals[{i}].{exc.field}", exc.message) from None
         self.game, self.last_match = None, match
         return match.to_json()
 

@@ -1,17 +1,58 @@
-"""A match: deals in sequence, the dealer alternating, points per the profile.
+"""A match: deals in sequence, the dealer alternating, scored per the profile.
 
-Implements the profile's match rule (`rules.match`): points per win and per draw and the points
-to win the match (`match:`), or no points at all (`match: null`: each deal stands alone); the
-dealer alternates after every deal. The first dealer is chosen outside the rules (the setup
-gives it) and given here.
+Implements the profile's match rule (`rules.match`) in one of three forms (`match:`):
+
+* points: points per win and per draw and the points to win the match;
+* null: no points at all, each deal stands alone;
+* stakes (a session): at the start of every deal each seat pays `stake` units into the pot, the
+  winner of the deal takes the whole pot, a drawn deal leaves the pot for the next deal
+  (`rules.pot_carry`), and the session is won at the end of the first deal after which a seat has
+  `wins_to_win` wins or a net gain of at least `units_to_win` units (`rules.session`). Going
+  rummy scores like any win (`rummy_bonus: none`, `rules.rummy_bonus`). A session may also record
+  a misdeal (`Misdeal`, `rules.misdeal`, ruling RUL-26): no stake, no win or draw, the pot left
+  and the same dealer dealing again.
+
+The dealer alternates after every deal, a draw included, and never after a misdeal
+(`rules.dealer` in a stakes profile). The first dealer is chosen outside the rules (the setup
+gives it) and given here. Every score is kept as a running tally, so a match of n entries is
+scored in O(n) time however often it is read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import MalformedInput
 from .outcome import Outcome
 from .profile import Profile
+
+RUMMY = "rummy"  # an outcome's `how` for going rummy (RUL-24)
+
+
+@dataclass(frozen=True)
+class Misdeal:
+    """A voided deal of a session: the cards each seat was dealt, one count at least not the
+    profile's hand size (RUL-26)."""
+
+    counts: tuple[int, int]
+
+    def to_json(self) -> dict:
+        return {"misdeal": {"counts": list(self.counts)}}
+
+
+@dataclass(frozen=True)
+class _Score:
+    """The score after the first `counted` entries of a match (points form or stakes form)."""
+
+    counted: int = 0
+    deals: int = 0  # real deals played (misdeals not counted): the dealer alternates after each
+    points: tuple[int, int] = (0, 0)
+    wins: tuple[int, int] = (0, 0)
+    net: tuple[int, int] = (0, 0)
+    pot: int = 0
+    carried: bool = False  # a drawn deal carried the pot over (pot_carry checked)
+    misdeals: int = 0
+    rummy_wins: int = 0
 
 
 @dataclass
@@ -20,42 +61,104 @@ class Match:
 
     profile: Profile
     first_dealer: int
-    results: list[Outcome] = field(default_factory=list)
-    # (n, points after the first n results): each score adds only the deals since the last one, so
-    # a match of many deals is scored in linear time (it was recomputed from the start every deal).
-    _tally: tuple[int, tuple[int, int]] = field(default=(0, (0, 0)), init=False, repr=False, compare=False)
+    results: list[Outcome | Misdeal] = field(default_factory=list)
+    # The score after the first n results: each read adds only the entries since the last one, so a
+    # match of many deals is scored in linear time (it was once recomputed from the start every deal).
+    _tally: _Score = field(default_factory=_Score, init=False, repr=False, compare=False)
 
+    # -- the form of the profile's match --------------------------------------------------------
+    @property
+    def has_stakes(self) -> bool:
+        """Whether the profile plays a session with stakes and a pot (`match: {stake: ...}`)."""
+        return self.profile.match is not None and "stake" in self.profile.match
+
+    # -- the running tally ----------------------------------------------------------------------
+    def _score(self) -> _Score:
+        score = self._tally
+        if score.counted == len(self.results):
+            return score
+        rules = self.profile.match
+        deals, misdeals, rummy_wins, carried = score.deals, score.misdeals, score.rummy_wins, score.carried
+        points, wins, net, pot = list(score.points), list(score.wins), list(score.net), score.pot
+        for entry in self.results[score.counted :]:
+            if isinstance(entry, Misdeal):
+                misdeals += 1  # RUL-26: no stake, no win or draw, the pot and the dealer unchanged
+                continue
+            deals += 1
+            if rules is None:
+                continue
+            if "stake" not in rules:
+                if entry.result == "win":
+                    points[entry.winner] += rules["points_per_win"]
+                else:
+                    points[0] += rules["points_per_draw"]
+                    points[1] += rules["points_per_draw"]
+                continue
+            # The stakes form: both seats pay into the pot at the start of the deal (RUL-27).
+            net[0] -= rules["stake"]
+            net[1] -= rules["stake"]
+            pot += 2 * rules["stake"]
+            if entry.result == "win":
+                wins[entry.winner] += 1
+                net[entry.winner] += pot  # the winner takes the whole pot, a rummy win too (RUL-24)
+                pot = 0
+                rummy_wins += str(entry.how) == RUMMY
+            else:
+                carried = True  # RUL-25: the pot stays for the next deal
+        score = _Score(
+            len(self.results), deals, (points[0], points[1]), (wins[0], wins[1]), (net[0], net[1]), pot, carried, misdeals, rummy_wins
+        )
+        self._tally = score
+        return score
+
+    # -- what is read ----------------------------------------------------------------------------
     @property
     def dealer(self) -> int:
-        """The dealer of the next deal: the dealer alternates after every deal, a draw included."""
-        return (self.first_dealer + len(self.results)) % 2
+        """The dealer of the next deal: the dealer alternates after every deal, a draw included;
+        a misdeal is dealt again by the same dealer (RUL-26)."""
+        return (self.first_dealer + self._score().deals) % 2
 
     @property
     def points(self) -> list[int] | None:
-        """Points of each seat; None when the profile scores no points (TC-MATCH-1)."""
-        rules = self.profile.match
-        if rules is None:
+        """Points of each seat; None when the profile scores no points (TC-MATCH-1) or plays for
+        stakes (the stakes form counts wins and units instead)."""
+        if self.profile.match is None or self.has_stakes:
             return None
-        counted, tally = self._tally
-        points = list(tally)
-        for outcome in self.results[counted:]:
-            if outcome.result == "win":
-                points[outcome.winner] += rules["points_per_win"]
-            else:
-                points[0] += rules["points_per_draw"]
-                points[1] += rules["points_per_draw"]
-        self._tally = (len(self.results), (points[0], points[1]))
-        return points
+        return list(self._score().points)
+
+    @property
+    def wins(self) -> list[int] | None:
+        """Deals won by each seat in a stakes session; None in the other forms."""
+        return list(self._score().wins) if self.has_stakes else None
+
+    @property
+    def net(self) -> list[int] | None:
+        """Net stake units of each seat (pots taken less stakes paid; may be negative); None
+        outside a stakes session."""
+        return list(self._score().net) if self.has_stakes else None
+
+    @property
+    def pot(self) -> int | None:
+        """The units in the pot after the last entry (carried over; 0 after a win); None outside
+        a stakes session."""
+        return self._score().pot if self.has_stakes else None
 
     @property
     def winner(self) -> int | None:
-        """The seat that has reached the profile's points to win, if any."""
-        points = self.points
-        if points is None:
+        """The seat that has won the match: the profile's points to win reached, or in a session
+        `wins_to_win` wins or `units_to_win` net units at the end of a deal (RUL-27)."""
+        rules = self.profile.match
+        if rules is None:
             return None
-        goal = self.profile.match["points_to_win"]
+        if self.has_stakes:
+            score = self._score()
+            for seat in (0, 1):
+                if score.wins[seat] >= rules["wins_to_win"] or score.net[seat] >= rules["units_to_win"]:
+                    return seat
+            return None
+        points = self.points
         for seat in (0, 1):
-            if points[seat] >= goal:
+            if points[seat] >= rules["points_to_win"]:
                 return seat
         return None
 
@@ -65,17 +168,54 @@ class Match:
 
     @property
     def rules_applied(self) -> list[str]:
-        """The profile's match rule, checked by every score (for rule coverage)."""
-        return [self.profile.rule("match")]
+        """The rules this score checked (for rule coverage): the profile's match rule always; in
+        a session also the dealer's alternation once an entry was recorded, the session goal once
+        a deal was played, the carried pot when a draw carried it, the misdeal when there was
+        one, and going rummy and its bonus when a rummy win was scored."""
+        profile = self.profile
+        if not self.has_stakes:
+            return [profile.rule("match")]
+        score = self._score()
+        cited = [profile.rule("match")]
+        if score.counted:
+            cited.append(profile.rule("dealer"))
+        if score.deals:
+            cited += [profile.rule("session"), *profile.following("RUL-27")]
+        if score.carried:
+            cited += [profile.rule("pot_carry"), *profile.following("RUL-25")]
+        if score.misdeals:
+            cited += [profile.rule("misdeal"), *profile.following("RUL-26")]
+        if score.rummy_wins:
+            # record() checked that the profile records rummy wins (its `rummy` rule, going_rummy).
+            cited += [profile.rule("rummy"), profile.rule("rummy_bonus"), *profile.following("RUL-24")]
+        return cited
 
+    # -- what is recorded ------------------------------------------------------------------------
     def record(self, outcome: Outcome) -> None:
         """Add the result of the deal just played (dealt by `self.dealer`)."""
         if self.is_over:
             raise ValueError("the match is over")
+        if str(outcome.how) == RUMMY and not self.profile.going_rummy:
+            raise MalformedInput("how", "this profile records no rummy wins (going_rummy: false)")
         self.results.append(outcome)
 
+    def record_misdeal(self, counts: tuple[int, int] | list[int]) -> None:
+        """Record a misdeal of the next deal (RUL-26): `counts` are the cards dealt to each seat,
+        at least one of them not the profile's hand size (otherwise it was no misdeal)."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        if not self.has_stakes or "misdeal" not in self.profile.rules:
+            raise MalformedInput("misdeal", "this profile's match records no misdeals")
+        if len(counts) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
+            raise MalformedInput("misdeal.counts", "two card counts, one per seat")
+        if all(c == self.profile.hand_size for c in counts):
+            raise MalformedInput(
+                "misdeal.counts", f"both seats were dealt {self.profile.hand_size} cards, the hand size: that is no misdeal"
+            )
+        self.results.append(Misdeal((counts[0], counts[1])))
+
     def to_json(self) -> dict:
-        return {
+        answer = {
             "profile": self.profile.id,
             "first_dealer": self.first_dealer,
             "results": [o.to_json() for o in self.results],
@@ -83,3 +223,6 @@ class Match:
             "next_dealer": self.dealer,
             "winner": self.winner,
         }
+        if self.has_stakes:
+            answer.update(wins=self.wins, net=self.net, pot=self.pot)
+        return answer

@@ -12,7 +12,7 @@ reference engine should write down:
 | `check: {observation: {seat: S, match: record}}` | the OBSERVATION_KEYS fragment of seat S's view  |
 | `check: {perft: [record, record]}`            | the perft counts of that many depths               |
 | `outcome: record`                             | null, or the outcome after the last step           |
-| `match: {..., expect: record}` (match scenarios) | points, next dealer and winner                  |
+| `match: {..., expect: record}` (match scenarios) | points, next dealer, winner (stakes: wins, net, pot) |
 
 The draft is walked on the reference engine by the step interpreter `check` uses
 (conquian_ref.conformance.steps, with the placeholders left unjudged); each placeholder is filled
@@ -212,7 +212,10 @@ def _record_match(draft: _Draft, fills: dict) -> None:
         raise draft.error(("match",), f"cannot replay the match: {exc}") from None
     if walked.error is not None:
         raise draft.error(("match",), f"cannot replay the match: {walked.error}")
-    fills[("match", "expect")] = _fill(match["expect"], walked.match, ("points", "next_dealer", "winner"))
+    from ..conformance.protocol import MATCH_ANSWER_KEYS, STAKES_ANSWER_KEYS
+
+    keys = tuple(k for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in walked.match)  # stakes: wins, net, pot
+    fills[("match", "expect")] = _fill(match["expect"], walked.match, keys)
 
 
 def _record_deal(draft: _Draft, fills: dict) -> None:

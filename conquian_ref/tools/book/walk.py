@@ -116,6 +116,9 @@ def _walk_match(scenario) -> dict:
         except (ConquianError, ValueError, TypeError) as exc:
             rows.append({"dealer": dealer, "deal": deal, "error": str(exc)})
             break
-        rows.append({"dealer": dealer, "deal": deal, "points": score["points"], "winner": score["winner"]})
+        row = {"dealer": dealer, "deal": deal, "points": score["points"], "winner": score["winner"]}
+        if "pot" in score:  # a session with stakes: wins, net units and the pot instead of points
+            row["points"] = f"wins {score['wins']}, net units {score['net']}, pot {score['pot']}"
+        rows.append(row)
         dealer = score["next_dealer"]
     return {"rows": rows, "final": score}

@@ -13,6 +13,7 @@ HOW_TEXT = {
     "target_reached": "the target was reached by a use",
     "forced_to_target": "a forced card brought the receiver to the target",
     "stock_exhausted": "the available card was rejected with the stock empty",
+    "rummy": "going rummy, every winning card exposed in one action",
 }
 # What a seat does, per action type; a verb is said "tries to <base form>" when the step
 # expects a refusal. %(card)s is the available card, %(given)s the card named by the action.
@@ -103,6 +104,9 @@ def outcome_text(outcome: dict | None) -> str:
     """"seat 0 wins: the target was reached by a use", "a draw: ...", or "the deal is not over"."""
     if not outcome:
         return "the deal is not over"
+    if "misdeal" in outcome:  # a session's misdeal entry (RUL-26)
+        counts = outcome["misdeal"].get("counts", [])
+        return "a misdeal (" + " and ".join(f"{c} cards to seat {s}" for s, c in enumerate(counts)) + "): dealt again by the same dealer"
     how = HOW_TEXT.get(outcome.get("how"), outcome.get("how", ""))
     if outcome.get("result") == "win":
         return f"seat {outcome.get('winner')} wins: {how}"
