@@ -111,7 +111,8 @@ class ReferenceAdapter:
     def cmd_match(self, request: dict) -> dict:
         from ..spec.schemas import definition_validator
 
-        profile_id, first_dealer = self._profile(request), _seat(request, "first_dealer")
+        # Any seat a profile can have; the engine's Match checks it against the profile's own.
+        profile_id, first_dealer = self._profile(request), _seat(request, "first_dealer", seats=(0, 1, 2, 3))
         deals = _field(request, "deals")
         check_entry = definition_validator("scenario", "/$defs/match_entry")
         for i, entry in enumerate(deals):

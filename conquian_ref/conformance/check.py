@@ -29,7 +29,7 @@ from ..engine.errors import ConquianError
 from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, describe_command
 from .driver import ImplementationDriver
 from .failures import AdapterFailure
-from .protocol import CHECK_CAPABILITIES, MATCH, REQUIRED, STAKES
+from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
 from .progress import progress_bar
 from .replay import Failure, replay
 from ..spec.profiles import PROFILE_IDS, profile_data
@@ -85,12 +85,20 @@ def scenario_has_stakes(scenario: Scenario) -> bool:
     return match is not None and "stake" in match
 
 
+def table_needs(scenario: Scenario) -> set[str]:
+    """The capabilities the profile's table asks of every scenario: four seats, duplicate cards."""
+    if scenario.profile not in PROFILE_IDS:
+        return set()
+    data = profile_data(scenario.profile)
+    return ({FOUR_SEATS} if data["players"] == 4 else set()) | ({DUPLICATE_CARDS} if data["deck"]["copies"] > 1 else set())
+
+
 def needs(scenario: Scenario) -> set[str]:
     """The optional capabilities a scenario needs (docs/protocol.md, "Capabilities")."""
     data = scenario.data
     if "match" in data:
-        return {MATCH, STAKES} if scenario_has_stakes(scenario) else {MATCH}
-    wanted = set(REQUIRED)
+        return ({MATCH, STAKES} if scenario_has_stakes(scenario) else {MATCH}) | table_needs(scenario)
+    wanted = set(REQUIRED) | table_needs(scenario)
     for step in data["steps"]:
         wanted.update(cap for kind, cap in CHECK_CAPABILITIES.items() if kind in step.get("check", {}))
     return wanted

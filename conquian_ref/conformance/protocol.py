@@ -17,13 +17,20 @@ from ..engine.errors import ConquianError
 PROTOCOL_VERSION = 1
 
 # What an adapter may declare in its handshake (docs/protocol.md, "Capabilities").
-CAPABILITIES = ("setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match", "stakes")
+CAPABILITIES = (
+    "setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match", "stakes",
+    "four_seats", "duplicate_cards",
+)
 REQUIRED = frozenset({"state"})  # every deal scenario checks its outcome and unchanged refusals
 # The capability each check kind of a scenario step needs; a match scenario needs MATCH, and a
 # match scenario of a profile with stakes and a pot (`match: {stake: ...}`) needs STAKES too.
 CHECK_CAPABILITIES = {"observation": "observation", "legal": "legal_actions", "perft": "perft"}
 MATCH = "match"
 STAKES = "stakes"
+# Every scenario of a profile with four seats (two partnerships) needs FOUR_SEATS; of a profile
+# with two copies of each card, DUPLICATE_CARDS (card lists are multisets).
+FOUR_SEATS = "four_seats"
+DUPLICATE_CARDS = "duplicate_cards"
 # The keys of a `match` answer's `match` object; a stakes match adds STAKES_ANSWER_KEYS (wins,
 # net units, the pot), which an adapter without the `stakes` capability never has to send.
 MATCH_ANSWER_KEYS = ("points", "next_dealer", "winner")

@@ -12,7 +12,11 @@ Implements the profile's match rule (`rules.match`) in one of three forms (`matc
   a misdeal (`Misdeal`, `rules.misdeal`, ruling RUL-26): no stake, no win or draw, the pot left
   and the same dealer dealing again.
 
-The dealer alternates after every deal, a draw included, and never after a misdeal
+With four seats in two partnerships (RUL-42) every player pays the stake, the winning team
+takes the pot and its partners share it equally, wins count per team and units per player, and
+the session goes to a team; the deal passes to the next seat (RUL-36).
+
+The dealer alternates (passes to the next seat) after every deal, a draw included, and never after a misdeal
 (`rules.dealer` in a stakes profile). The first dealer is chosen outside the rules (the setup
 gives it) and given here. Every score is kept as a running tally, so a match of n entries is
 scored in O(n) time however often it is read.
@@ -23,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import MalformedInput
+from .setup import check_seat
 from .outcome import Outcome
 from .profile import Profile
 
@@ -34,7 +39,7 @@ class Misdeal:
     """A voided deal of a session: the cards each seat was dealt, one count at least not the
     profile's hand size (RUL-26)."""
 
-    counts: tuple[int, int]
+    counts: tuple[int, ...]  # one per seat
 
     def to_json(self) -> dict:
         return {"misdeal": {"counts": list(self.counts)}}
@@ -46,9 +51,9 @@ class _Score:
 
     counted: int = 0
     deals: int = 0  # real deals played (misdeals not counted): the dealer alternates after each
-    points: tuple[int, int] = (0, 0)
-    wins: tuple[int, int] = (0, 0)
-    net: tuple[int, int] = (0, 0)
+    points: tuple[int, ...] = (0, 0)  # per seat (the points form has two seats)
+    wins: tuple[int, ...] = (0, 0)  # per team: per seat with two players
+    net: tuple[int, ...] = ()  # per seat
     pot: int = 0
     carried: bool = False  # a drawn deal carried the pot over (pot_carry checked)
     misdeals: int = 0
@@ -66,6 +71,9 @@ class Match:
     # match of many deals is scored in linear time (it was once recomputed from the start every deal).
     _tally: _Score = field(default_factory=_Score, init=False, repr=False, compare=False)
 
+    def __post_init__(self):
+        check_seat(self.first_dealer, "first_dealer", self.profile.seats)
+
     # -- the form of the profile's match --------------------------------------------------------
     @property
     def has_stakes(self) -> bool:
@@ -79,7 +87,9 @@ class Match:
             return score
         rules = self.profile.match
         deals, misdeals, rummy_wins, carried = score.deals, score.misdeals, score.rummy_wins, score.carried
-        points, wins, net, pot = list(score.points), list(score.wins), list(score.net), score.pot
+        seats, team_of = self.profile.seats, self.profile.team_of
+        points, wins, pot = list(score.points), list(score.wins), score.pot
+        net = list(score.net) or [0] * len(seats)
         for entry in self.results[score.counted :]:
             if isinstance(entry, Misdeal):
                 misdeals += 1  # RUL-26: no stake, no win or draw, the pot and the dealer unchanged
@@ -94,20 +104,23 @@ class Match:
                     points[0] += rules["points_per_draw"]
                     points[1] += rules["points_per_draw"]
                 continue
-            # The stakes form: both seats pay into the pot at the start of the deal (RUL-27).
-            net[0] -= rules["stake"]
-            net[1] -= rules["stake"]
-            pot += 2 * rules["stake"]
+            # The stakes form: every seat pays into the pot at the start of the deal (RUL-27, RUL-42).
+            for seat in seats:
+                net[seat] -= rules["stake"]
+            pot += len(seats) * rules["stake"]
             if entry.result == "win":
-                wins[entry.winner] += 1
-                net[entry.winner] += pot  # the winner takes the whole pot, a rummy win too (RUL-24)
+                team = team_of(entry.winner)
+                wins[team] += 1
+                # The winner (the winning team's partners, in equal shares: RUL-42) takes the
+                # whole pot, a rummy win too (RUL-24). The pot holds a stake per seat, so it divides.
+                members = [s for s in seats if team_of(s) == team]
+                for seat in members:
+                    net[seat] += pot // len(members)
                 pot = 0
                 rummy_wins += str(entry.how) == RUMMY
             else:
                 carried = True  # RUL-25: the pot stays for the next deal
-        score = _Score(
-            len(self.results), deals, (points[0], points[1]), (wins[0], wins[1]), (net[0], net[1]), pot, carried, misdeals, rummy_wins
-        )
+        score = _Score(len(self.results), deals, tuple(points), tuple(wins), tuple(net), pot, carried, misdeals, rummy_wins)
         self._tally = score
         return score
 
@@ -116,7 +129,7 @@ class Match:
     def dealer(self) -> int:
         """The dealer of the next deal: the dealer alternates after every deal, a draw included;
         a misdeal is dealt again by the same dealer (RUL-26)."""
-        return (self.first_dealer + self._score().deals) % 2
+        return (self.first_dealer + self._score().deals) % len(self.profile.seats)
 
     @property
     def points(self) -> list[int] | None:
@@ -128,14 +141,15 @@ class Match:
 
     @property
     def wins(self) -> list[int] | None:
-        """Deals won by each seat in a stakes session; None in the other forms."""
+        """Deals won by each seat (each team, with partnerships) in a stakes session; None in the
+        other forms."""
         return list(self._score().wins) if self.has_stakes else None
 
     @property
     def net(self) -> list[int] | None:
         """Net stake units of each seat (pots taken less stakes paid; may be negative); None
         outside a stakes session."""
-        return list(self._score().net) if self.has_stakes else None
+        return (list(self._score().net) or [0] * len(self.profile.seats)) if self.has_stakes else None
 
     @property
     def pot(self) -> int | None:
@@ -145,16 +159,20 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The seat that has won the match: the profile's points to win reached, or in a session
-        `wins_to_win` wins or `units_to_win` net units at the end of a deal (RUL-27)."""
+        """The seat (the team, with partnerships) that has won the match: the profile's points to
+        win reached, or in a session `wins_to_win` wins or `units_to_win` net units at the end of
+        a deal (RUL-27; for a team, each of its partners, RUL-42)."""
         rules = self.profile.match
         if rules is None:
             return None
         if self.has_stakes:
             score = self._score()
-            for seat in (0, 1):
-                if score.wins[seat] >= rules["wins_to_win"] or score.net[seat] >= rules["units_to_win"]:
-                    return seat
+            if not score.deals:
+                return None
+            for team in range(self.profile.teams):
+                members = [s for s in self.profile.seats if self.profile.team_of(s) == team]
+                if score.wins[team] >= rules["wins_to_win"] or all(score.net[s] >= rules["units_to_win"] for s in members):
+                    return team
             return None
         points = self.points
         for seat in (0, 1):
@@ -180,7 +198,7 @@ class Match:
         if score.counted:
             cited.append(profile.rule("dealer"))
         if score.deals:
-            cited += [profile.rule("session"), *profile.following("RUL-27")]
+            cited += [profile.rule("session"), *profile.following("RUL-27", "RUL-42", "RUL-36")]
         if score.carried:
             cited += [profile.rule("pot_carry"), *profile.following("RUL-25")]
         if score.misdeals:
@@ -195,6 +213,8 @@ class Match:
         """Add the result of the deal just played (dealt by `self.dealer`)."""
         if self.is_over:
             raise ValueError("the match is over")
+        if outcome.winner is not None:
+            check_seat(outcome.winner, "winner", self.profile.seats)
         if str(outcome.how) == RUMMY and not self.profile.going_rummy:
             raise MalformedInput("how", "this profile records no rummy wins (going_rummy: false)")
         self.results.append(outcome)
@@ -206,13 +226,16 @@ class Match:
             raise ValueError("the match is over")
         if not self.has_stakes or "misdeal" not in self.profile.rules:
             raise MalformedInput("misdeal", "this profile's match records no misdeals")
-        if len(counts) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
-            raise MalformedInput("misdeal.counts", "two card counts, one per seat")
+        seats = len(self.profile.seats)
+        if not isinstance(counts, (list, tuple)) or len(counts) != seats or not all(
+            isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts
+        ):
+            raise MalformedInput("misdeal.counts", f"{seats} card counts, one per seat")
         if all(c == self.profile.hand_size for c in counts):
             raise MalformedInput(
                 "misdeal.counts", f"both seats were dealt {self.profile.hand_size} cards, the hand size: that is no misdeal"
             )
-        self.results.append(Misdeal((counts[0], counts[1])))
+        self.results.append(Misdeal(tuple(counts)))
 
     def to_json(self) -> dict:
         answer = {
