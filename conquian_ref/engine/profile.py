@@ -62,7 +62,7 @@ RULE_KEYS_BY_POLICY: dict[tuple[tuple[str, ...], object], tuple[str, ...]] = {
     (("forcing", "onto_rival"), False): ("no_onto_rival",),
 }
 RULE_KEYS_WITH_EXCHANGE = ("exchange", "exchange_privacy")
-RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "rummy_bonus", "misdeal", "dealer")
+RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "misdeal", "dealer")  # and rummy_bonus with going rummy
 # Keys a profile may name to cite its own restatement of a core rule where the engine checks
 # that core rule (e.g. `discard_after_meld` beside C-TURN-3); a profile without them cites the
 # core rule alone. Read with `Profile.own_rules(key)`.
@@ -168,7 +168,7 @@ def _check_rules(data: dict, source: str) -> None:
     rules = data.get("rules") or {}
     needed = list(RULE_KEYS_ALWAYS) + (list(RULE_KEYS_WITH_EXCHANGE) if data["exchange"] else [])
     if data["match"] is not None and "stake" in data["match"]:
-        needed += RULE_KEYS_WITH_STAKES
+        needed += RULE_KEYS_WITH_STAKES + (("rummy_bonus",) if data["going_rummy"] else ())
     forcing = data["forcing"]["own_fit"] != "none" or data["forcing"]["onto_rival"]
     for (path, value), keys in RULE_KEYS_BY_POLICY.items():
         if path == ("forcing", "fit") and not forcing:
