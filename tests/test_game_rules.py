@@ -17,6 +17,7 @@ import pytest
 
 from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
+from conquian_ref.spec.profiles import load_profile
 
 from helpers import (
     AA,
@@ -873,6 +874,27 @@ def test_a_seat_that_is_not_0_or_1_is_malformed_not_refused():
             game.apply(seat, pass_())
         assert info.value.field == "seat"
     assert game.state_json() == before
+
+
+def test_RUL_38_a_use_that_leaves_no_card_to_discard_is_refused():
+    # RUL-38 (spielanleitung-partnership-v1): a non-winning take is followed by a discard, so a
+    # use that would empty the seat's hand while the team is short of 15 cannot be made.
+    pt = load_profile("spielanleitung-partnership-v1")
+    hands = [
+        ["2H", "3H", "4H", "5H", "6H", "7H", "JH"],  # seat 0, the first player (seat 3 deals)
+        ["2S", "4S", "6S", "JS", "2D", "4D", "6D"],
+        ["3S", "5S", "7S", "QS", "3D", "5D", "7D"],
+        ["KS", "JD", "QD", "KD", "2C", "4C", "6C"],
+    ]
+    used = {c for h in hands for c in h} | {"AH"}
+    stock = ["AH"] + [c for c in all_cards(pt) if c not in used]
+    game = Game.from_deal(pt, hands, stock, dealer=3)
+    assert game.to_act == (0,) and available(game) == {"card": "AH", "revealed": True, "offered_to": 0}
+    everything = use("2H", "3H", "4H", "5H", "6H", "7H", "JH")  # one run of 8: team at 8 of 15
+    assert everything not in game.legal_actions(0)
+    assert_refused(game, 0, everything, "no_card_to_discard")
+    game.apply(0, use("2H", "3H", "4H", "5H", "6H", "7H"))  # keeps JH to discard
+    assert game.phase == "discard" and hand(game, 0) == ["JH"]
 
 
 def test_every_reason_code_is_pinned_by_a_scripted_test():
