@@ -44,7 +44,6 @@ UNSUPPORTED = [
     ("torno-cisneros-v1", ("forcing", "forced_take_hand_cards"), True),
     ("anglo-american-v1", ("deck", "copies"), 2),
     ("anglo-american-v1", ("rearrangement",), "extend_only"),
-    ("anglo-american-v1", ("players",), 4),
 ]
 
 

@@ -225,19 +225,20 @@ def _spec_refusal(profile, setup) -> tuple[str, str] | None:
 def _broken_setups(profile):
     """A valid deal and deck order, and each broken in one way a scenario file can be."""
     names = [profile.deck.name(c) for c in profile.deck.ordered()]
-    size = profile.hand_size
-    hands, stock = [names[:size], names[size : 2 * size]], names[2 * size :]
+    size, seats = profile.hand_size, len(profile.seats)
+    hands, stock = [names[s * size : (s + 1) * size] for s in range(seats)], names[seats * size :]
     deal = {"dealer": 0, "hands": hands, "stock": stock}
     yield "valid deal", deal
     yield "valid deck", {"dealer": 1, "deck": names}
-    yield "unknown card", {**deal, "hands": [hands[0][:-1] + ["13X"], hands[1]]}
-    yield "card twice in a hand", {**deal, "hands": [hands[0][:-1] + [hands[0][0]], hands[1]]}
+    yield "unknown card", {**deal, "hands": [hands[0][:-1] + ["13X"], *hands[1:]]}
+    yield "card twice in a hand", {**deal, "hands": [hands[0][:-1] + [hands[0][0]], *hands[1:]]}
     yield "card in a hand and the stock", {**deal, "stock": stock[:-1] + [hands[1][2]]}
-    yield "card in both hands", {**deal, "hands": [hands[0], hands[1][:-1] + [hands[0][3]]]}
+    yield "card in both hands", {**deal, "hands": [hands[0], hands[1][:-1] + [hands[0][3]], *hands[2:]]}
     yield "card missing", {**deal, "stock": stock[:-2]}
-    yield "short hand", {**deal, "hands": [hands[0][:-1], hands[1]], "stock": stock + [hands[0][-1]]}
-    yield "long hand", {**deal, "hands": [hands[0] + [stock[0]], hands[1]], "stock": stock[1:]}
-    yield "three hands", {**deal, "hands": hands + [[]]}
+    yield "short hand", {**deal, "hands": [hands[0][:-1], *hands[1:]], "stock": stock + [hands[0][-1]]}
+    yield "long hand", {**deal, "hands": [hands[0] + [stock[0]], *hands[1:]], "stock": stock[1:]}
+    yield "one hand too many", {**deal, "hands": hands + [[]]}
+    yield "dealer not a seat of the table", {**deal, "dealer": seats}
     yield "stock not a list", {**deal, "stock": "7O"}
     yield "card not a string", {**deal, "stock": stock[:-1] + [7]}
     yield "short deck", {"dealer": 0, "deck": names[:-1]}

@@ -7,12 +7,11 @@ fault; the rules are applied to the deal only once these checks pass.
 from __future__ import annotations
 
 from .errors import MalformedInput, shown as _shown
-from .phases import SEATS
 from .profile import Profile
 
 
-def check_seat(seat: object, field: str, seats: tuple[int, ...] = SEATS) -> None:
-    """A seat of the profile's table (`Profile.seats`; two seats unless given)."""
+def check_seat(seat: object, field: str, seats: tuple[int, ...]) -> None:
+    """A seat of the profile's table (`Profile.seats`)."""
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
         named = " or ".join(map(str, seats)) if len(seats) == 2 else f"0 to {seats[-1]}"
         raise MalformedInput(field, f"a seat is {named}, got {_shown(seat)}")

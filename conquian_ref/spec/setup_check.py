@@ -10,17 +10,19 @@ driver of the reference engine lives (conquian_ref.conformance.reference.Referen
 not drive the engine from here. It calls the engine's own input checks (conquian_ref.engine.setup,
 the same functions `Game.from_deck` / `Game.from_deal` call), so a broken file reads the same in
 `lint` and in a protocol `setup` error.
-The dealer seat is checked by the scenario schema (common.schema.json#/$defs/seat).
+The schema admits any seat a profile can have (0 to 3); the dealer is checked here against the
+profile's own seats (`check_seat`), as the engine does.
 """
 
 from __future__ import annotations
 
 from ..engine.profile import Profile
-from ..engine.setup import check_dealt, parse_deck_order
+from ..engine.setup import check_dealt, check_seat, parse_deck_order
 
 
 def check_setup(profile: Profile, setup: dict) -> None:
     """Raise MalformedInput naming the field inside `setup` of the first problem, if any."""
+    check_seat(setup["dealer"], "dealer", profile.seats)
     if "deck" in setup:
         parse_deck_order(profile, setup["deck"])
     else:
