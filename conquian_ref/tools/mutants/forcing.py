@@ -213,3 +213,14 @@ class DemandByTheShownArrangement(MutantGame):
             return super().fits_for_forcing(exposed, card_bit)
         melds = self.table.arrangement(exposed) or []
         return any((meld | card_bit) in self.table.is_meld for meld in melds)
+
+
+# == four seats: the next seat decides a demand (SAPT-FORCE-1, RUL-39) ================================
+@mutant("demand-by-the-partner", ["SAPT-FORCE-1", "RUL-39"], "with four seats the active player's partner decides a demand, not the next seat")
+class DemandByThePartner(MutantGame):
+    # SAPT-FORCE-1: "A demand is decided by the next seat in playing order".
+    @property
+    def to_act(self):
+        if self.phase == Phase.FORCE_DECISION and len(self.profile.seats) == 4:
+            return ((self.active + 2) % 4,)
+        return super().to_act

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from ...engine.game import SEATS
 from ...engine.match import Match
 from .base import MutantAdapter
@@ -71,3 +73,57 @@ class MatchNeedsFour(MutantAdapter):
     # AA-MATCH-1: "the first player to 3 points wins the match".
     match_class = _WinnerNeedsMore
 
+
+
+# == the session with stakes and a pot (SA-MATCH-2, RUL-25; SAPT-MATCH-1, RUL-42) =====================
+class _OneEntryAtATime(Match):
+    """A match whose tally is brought up to date before and after every entry, so a mutant can
+    change the score of the entry just counted."""
+
+    def record(self, outcome):
+        self._score()
+        super().record(outcome)
+        self._score()
+
+    def change(self, before, score, entry):
+        return score
+
+    def _score(self):
+        before = self._tally
+        score = super()._score()
+        if score.counted == before.counted + 1:
+            score = self._tally = self.change(before, score, self.results[-1])
+        return score
+
+
+class _DrawLosesThePot(_OneEntryAtATime):
+    def change(self, before, score, entry):
+        return dataclasses.replace(score, pot=0) if getattr(entry, "result", None) == "draw" else score
+
+
+@mutant("draw-loses-the-pot", ["SA-MATCH-2", "RUL-25"], "after a drawn deal the pot is lost instead of carried over to the next deal")
+class DrawLosesThePot(MutantAdapter):
+    # SA-MATCH-2: "After a drawn deal the pot stays where it is and is added to the next deal's pot".
+    match_class = _DrawLosesThePot
+
+
+class _PotToTheWinnerAlone(_OneEntryAtATime):
+    def change(self, before, score, entry):
+        if getattr(entry, "result", None) != "win":
+            return score
+        members = [s for s in self.profile.seats if self.profile.team_of(s) == self.profile.team_of(entry.winner)]
+        if len(members) < 2:
+            return score
+        net = list(score.net)
+        share = (len(self.profile.seats) * self.profile.match["stake"] + before.pot) // len(members)
+        for seat in members:  # undo the partner's share, give it to the winner
+            if seat != entry.winner:
+                net[seat] -= share
+                net[entry.winner] += share
+        return dataclasses.replace(score, net=tuple(net))
+
+
+@mutant("team-pot-to-the-winner-alone", ["SAPT-MATCH-1", "RUL-42"], "the seat that wins a deal for its team takes the whole pot; the partner gets nothing")
+class TeamPotToTheWinnerAlone(MutantAdapter):
+    # SAPT-MATCH-1: "the winning team takes the pot, shared equally by its partners".
+    match_class = _PotToTheWinnerAlone

@@ -161,3 +161,13 @@ class PlacementAllowsBorrowing(MutantAdapter):
     # this engine lets the use rearrange freely (SA-ARR-1).
     def change_profile(self, p):
         return {"meld_timing": "with_take"} if p.meld_timing == "discard_then_meld" else {}
+
+
+# == four seats: cards go to the next seat (SAPT-TURN-1, RUL-39) ======================================
+@mutant("discard-to-the-partner", ["SAPT-TURN-1", "RUL-39"], "with four seats a discard is offered to the partner, not to the next seat")
+class DiscardToThePartner(MutantGame):
+    # SAPT-TURN-1: a discard "is offered to the next seat in playing order, always an opponent".
+    def _do_discard(self, seat, act):
+        super()._do_discard(seat, act)
+        if len(self.profile.seats) == 4:
+            self.active = (seat + 2) % 4
