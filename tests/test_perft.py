@@ -413,6 +413,30 @@ def test_corpus_perft_agrees_with_the_independent_generator(scenario, index):
     assert counts == written, f"{scenario.id}: the scenario says {written}, the naive generator counts {counts}"
 
 
+def unlinted_perft_files():
+    """Perft scenario files that load_corpus left out because lint found problems in them (until
+    docs/rules defines the rule ids they cite, e.g. the Spielanleitung drafts): read here as
+    plain YAML, so their counts are still checked against the naive model and the engine."""
+    import yaml
+    from types import SimpleNamespace
+
+    loaded = {str(s.path) for s in SCENARIOS} if SCENARIOS and hasattr(SCENARIOS[0], "path") else set()
+    loaded_ids = {s.id for s in SCENARIOS}
+    for path in sorted(corpus_dir().glob("*/perft/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data["id"] in loaded_ids or str(path) in loaded:
+            continue
+        scenario = SimpleNamespace(id=data["id"], profile=data["profile"], data=data)
+        for i, step in enumerate(data.get("steps") or []):
+            if "perft" in step.get("check", {}):
+                yield pytest.param(scenario, i, id=f"{data['id']}-step{i + 1}")
+
+
+@pytest.mark.parametrize("scenario, index", list(unlinted_perft_files()))
+def test_perft_files_left_out_of_the_corpus_agree_with_the_independent_generator(scenario, index):
+    test_corpus_perft_agrees_with_the_independent_generator(scenario, index)
+
+
 def test_the_corpus_has_perft_checks_of_every_profile():
     profiles = {p.values[0].profile for p in perft_points()}
     assert profiles == set(BY_ID)
