@@ -45,7 +45,7 @@ from conquian_ref.engine.perft import divide, perft_counts
 from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
-from helpers import AA, ALL_PROFILES, BY_ID, SA, SADM, SAFD, SANF, SATA, TC, all_cards, naive_fits_for_forcing, naive_use_options
+from helpers import AA, ALL_PROFILES, BY_ID, SA, SADM, SAFD, SANF, SATA, TC, all_cards, expected_reason, naive_fits_for_forcing, naive_use_options
 
 
 # --- the naive model, from the rule text ---------------------------------------------------------
@@ -650,8 +650,6 @@ def test_rul_22_a_card_extending_one_meld_still_opens_the_force_decision():
 
 
 def test_rul_35_a_use_needing_borrowing_is_refused_under_discard_then_meld():
-    from helpers import expected_reason
-
     deal, actions = rearrangement_only(SADM)
     game = engine_at(deal, actions)
     state = game.state_json()
