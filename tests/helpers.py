@@ -2,9 +2,9 @@
 reading of the meld rules.
 
 The meld functions here are written from the rule text (C-SET-1, C-RUN-1..3, TC-RUN-1,
-AA-RUN-1, C-ARR-1/2), working on card *strings* and the profile's YAML data only, never on the
-engine's card indices or meld table, so the tests can cross-check the engine's solver against
-them.
+AA-RUN-1, SA-RUN-1 / RUL-29, C-ARR-1/2, C-ARR-4 / RUL-3, SA-FORCE-2 / RUL-22, SADM-ARR-1 /
+RUL-35), working on card *strings* and the profile's YAML data only, never on the engine's card
+indices or meld table, so the tests can cross-check the engine's solver against them.
 """
 
 from __future__ import annotations
@@ -18,10 +18,18 @@ import pytest
 from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
-from conquian_ref.spec.profiles import load_profile
+from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
 
 TC = load_profile("torno-cisneros-v1")
 AA = load_profile("anglo-american-v1")
+SA = load_profile("spielanleitung-v1")
+SAFD = load_profile("spielanleitung-52-v1")
+SATA = load_profile("spielanleitung-twice-around-v1")
+SANF = load_profile("spielanleitung-no-forcing-v1")
+SADM = load_profile("spielanleitung-discard-then-meld-v1")
+# Every shipped profile (discovered from the profile files), for the tests that loop over them.
+ALL_PROFILES = tuple(load_profile(p) for p in PROFILE_IDS)
+BY_ID = {p.id: p for p in ALL_PROFILES}
 PROFILES = (TC, AA)
 
 
@@ -158,8 +166,10 @@ def is_set(profile, cards) -> bool:
 
 
 def is_run(profile, cards) -> bool:
-    """C-RUN-1..3, TC-RUN-1, AA-RUN-1: at least run_min cards of one suit, consecutive in the
-    profile's rank order (so 7 is next to 10 / J), ace low, no wrap, at most run_max."""
+    """C-RUN-1..3, TC-RUN-1, AA-RUN-1, SA-RUN-1: at least run_min cards of one suit, consecutive
+    in the profile's rank order (so 7 is next to 10 / J in a 40-card deck, 7 8 9 10 J in the
+    52-card one), ace low, no wrap, at most run_max; run_max null (RUL-29) is no maximum, so up to
+    every rank of the suit. Ranks are compared as whole strings ("10" is one rank)."""
     cards = list(cards)
     melds = profile.data["melds"]
     if len(cards) < melds["run_min"]:
@@ -209,18 +219,101 @@ def naive_arrangeable(profile, cards) -> bool:
     return result
 
 
+def naive_partitions(profile, cards):
+    """Every partition of the cards into melds (C-ARR-1), as a list of frozensets, by the same
+    plain enumeration as naive_arrangeable (the first card's block, then the rest); no memo."""
+    cards = frozenset(cards)
+    if not cards:
+        yield []
+        return
+    first, *others = sorted(cards)
+    seen = set()
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                block = frozenset((first, *block))
+                if block in seen or not is_meld(profile, block):
+                    continue
+                seen.add(block)
+                for rest in naive_partitions(profile, cards - block):
+                    yield [block, *rest]
+
+
 def naive_fits(profile, exposed_cards, card) -> bool:
     """C-ARR-4: the card fits when the exposed cards plus it, with no hand card, are arrangeable."""
     return naive_arrangeable(profile, set(exposed_cards) | {card})
 
 
+def naive_extends(profile, exposed_cards, card) -> bool:
+    """SA-FORCE-2 / RUL-22: some valid arrangement of the exposed cards has a meld M such that M
+    plus the card is a meld (a run one longer at either end, a set of three made four). Plain
+    enumeration of the partitions of the exposed cards; nothing exposed, nothing to extend."""
+    exposed_cards = frozenset(exposed_cards)
+    if not exposed_cards:
+        return False
+    return any(
+        is_meld(profile, meld | {card}) for arrangement in naive_partitions(profile, exposed_cards) for meld in arrangement
+    )
+
+
+_PLACEABLE: dict = {}
+
+
+def naive_placeable(profile, exposed_cards, new_cards) -> bool:
+    """SADM-ARR-1 / RUL-35: the new cards (the taken card and the named hand cards) can be placed
+    while the exposed cards stay as they lie: some partition of all the cards into melds in which
+    the exposed part of every meld is either empty (a meld of new cards only) or itself a valid
+    meld (an exposed meld, maybe extended by new cards). Plain enumeration of partitions."""
+    exposed_cards, new_cards = frozenset(exposed_cards), frozenset(new_cards)
+    key = (profile.id, exposed_cards, new_cards)
+    if key not in _PLACEABLE:
+        if len(_PLACEABLE) > 500_000:
+            _PLACEABLE.clear()
+        # a placement is an arrangement of everything, so an unarrangeable whole fails at once
+        _PLACEABLE[key] = naive_arrangeable(profile, exposed_cards | new_cards) and any(
+            all(not (meld & exposed_cards) or is_meld(profile, meld & exposed_cards) for meld in arrangement)
+            for arrangement in naive_partitions(profile, exposed_cards | new_cards)
+        )
+    return _PLACEABLE[key]
+
+
+def naive_fits_for_forcing(profile, exposed_cards, card) -> bool:
+    """What "fits" means for forcing (the rival's option, the automatic form and forcing onto
+    the rival), by the profile's `forcing.fit`: `any_arrangement` is C-ARR-4 / RUL-3 (the card
+    joins the exposed cards alone under any repartition), `extension` is SA-FORCE-2 / RUL-22 (it
+    extends one meld of some arrangement). A seat with nothing exposed has no melds to fit."""
+    if not exposed_cards:
+        return False
+    fit = profile.data["forcing"]["fit"]
+    if fit == "extension":
+        return naive_extends(profile, exposed_cards, card)
+    assert fit == "any_arrangement", fit
+    return naive_fits(profile, exposed_cards, card)
+
+
+def naive_use_legal(profile, exposed_cards, card, chosen) -> bool:
+    """C-TURN-2: the taken card with these hand cards may go down: under `meld_timing: with_take`
+    when the whole is arrangeable (C-ARR-2, full rearrangement); under `discard_then_meld`
+    (RUL-35) only when the new cards can be placed without moving an exposed card."""
+    if profile.data["meld_timing"] == "discard_then_meld":
+        return naive_placeable(profile, exposed_cards, {card, *chosen})
+    return naive_arrangeable(profile, set(exposed_cards) | {card} | set(chosen))
+
+
 def naive_use_options(profile, exposed_cards, card, hand_cards) -> set[frozenset]:
-    """C-TURN-2: every set of hand cards that may go down with the taken card."""
-    hand_cards = sorted(hand_cards)
+    """C-TURN-2: every set of hand cards that may go down with the taken card.
+
+    Only hand cards that belong to some meld of three cards drawn from all the cards at hand
+    (exposed, taken, hand) are tried: a card that can go down is in some meld, and every meld of
+    a card holds a three-card meld of that card (a set's three, a run's window of three); so the
+    other hand cards are in no option. This keeps the 14-card hands of twice-around (RUL-31)
+    from trying 2^14 subsets at every offer."""
+    pool = set(exposed_cards) | {card} | set(hand_cards)
+    hand_cards = sorted(h for h in hand_cards if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(pool - {h}), 2)))
     options = set()
     for size in range(len(hand_cards) + 1):
         for chosen in combinations(hand_cards, size):
-            if naive_arrangeable(profile, set(exposed_cards) | {card} | set(chosen)):
+            if naive_use_legal(profile, exposed_cards, card, chosen):
                 options.add(frozenset(chosen))
     return options
 
@@ -259,18 +352,19 @@ def expected_reason(profile, state: dict, seat: int, action: dict):
     card, revealed = state["available"]["card"], state["available"]["revealed"]
     own, rival = state["exposed"][seat], state["exposed"][1 - seat]
     if kind == "use":
-        return None if naive_arrangeable(profile, {*own, card, *named}) else "no_valid_arrangement"
+        # RUL-35: under discard_then_meld a use needing borrowing is refused with the same code
+        return None if naive_use_legal(profile, own, card, named) else "no_valid_arrangement"
     if kind == "reject" and revealed:
         return "cannot_reject_revealed"
     if kind == "pass" and not revealed:
         return "cannot_pass_rival_card"
-    fits_own = bool(own) and naive_fits(profile, own, card)
+    fits_own = naive_fits_for_forcing(profile, own, card)  # forcing.fit: RUL-3 or RUL-22
     if kind in ("reject", "pass") and profile.data["forcing"]["own_fit"] == "automatic" and fits_own:
         return "fitting_card_must_be_taken"
     if kind == "force":
         if not profile.data["forcing"]["onto_rival"]:
             return "no_forcing_onto_rival"
-        if not (rival and naive_fits(profile, rival, card)):
+        if not naive_fits_for_forcing(profile, rival, card):
             return "card_does_not_fit"
     return None
 

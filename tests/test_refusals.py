@@ -18,7 +18,7 @@ from conquian_ref.spec.rulebook import load_rules, rules_dir
 
 from conquian_ref.engine.game import Game
 
-from helpers import AA, TC
+from helpers import AA, ALL_PROFILES, TC
 
 REASONS_MD = (rules_dir() / "reasons.md").read_text(encoding="utf-8")
 
@@ -88,7 +88,7 @@ def test_a_phase_is_a_string_for_the_json_and_for_comparisons():
     assert game.observation(0)["phase"] == "exchange"
 
 
-@pytest.mark.parametrize("profile", [TC, AA], ids=lambda p: p.id)
+@pytest.mark.parametrize("profile", ALL_PROFILES, ids=lambda p: p.id)
 def test_legal_lists_only_the_types_the_phase_admits_and_only_for_the_seats_that_act(profile):
     game = Game.from_seed(profile, 7)
     for _ in range(60):
