@@ -111,8 +111,8 @@ class ReferenceAdapter:
     def cmd_match(self, request: dict) -> dict:
         from ..spec.schemas import definition_validator
 
-        # Any seat a profile can have; the engine's Match checks it against the profile's own.
-        profile_id, first_dealer = self._profile(request), _seat(request, "first_dealer", seats=(0, 1, 2, 3))
+        profile_id = self._profile(request)
+        first_dealer = _seat(request, "first_dealer", seats=self.reference.profile_loader(profile_id).seats)
         deals = _field(request, "deals")
         check_entry = definition_validator("scenario", "/$defs/match_entry")
         for i, entry in enumerate(deals):
