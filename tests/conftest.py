@@ -44,3 +44,16 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory):
+    """The book of the whole bundled corpus, built once for the session (test_book and
+    test_book_browser read the same files; each build takes seconds)."""
+    from conquian_ref.tools.book import build
+
+    out = tmp_path_factory.mktemp("book")
+    return out, build(out)

@@ -53,9 +53,8 @@ def _parse(path: Path) -> _Links:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory):
-    out = tmp_path_factory.mktemp("book")
-    result = build(out)
+def book(built_book):
+    out, result = built_book
     pages = {p.relative_to(out).as_posix(): _parse(p) for p in out.rglob("*.html")}
     return out, result, pages
 

@@ -74,12 +74,8 @@ def start_chromium(profile_dir: str):
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory):
-    from conquian_ref.tools.book import build
-
-    out = tmp_path_factory.mktemp("book")
-    build(out)
-    return out
+def book(built_book):
+    return built_book[0]
 
 
 @pytest.fixture(scope="module")

@@ -52,9 +52,9 @@ def action_steps(path: Path) -> int:
 
 # -- no divergence -----------------------------------------------------------------------------------
 def test_the_reference_does_not_diverge_from_itself_in_process(tmp_path):
-    run = run_fuzz(impl="reference", games=30, seed=11, out=tmp_path, echo=quiet([]))
+    run = run_fuzz(impl="reference", games=10, seed=11, out=tmp_path, echo=quiet([]))
     assert run.divergence is None and run.exit_status == 0
-    assert run.games == 30 * len(PROFILE_IDS) and run.actions > 1000
+    assert run.games == 10 * len(PROFILE_IDS) and run.actions > 1000
     assert run.summary_line() == f"fuzz: {run.games} games, {run.actions} actions, 0 divergences"
     assert not list(tmp_path.iterdir())
 
@@ -62,8 +62,8 @@ def test_the_reference_does_not_diverge_from_itself_in_process(tmp_path):
 def test_the_reference_does_not_diverge_from_itself_as_a_subprocess(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     impl = f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter"
-    run = run_fuzz(impl=impl, games=15, seed=12, out=tmp_path, echo=quiet([]))
-    assert run.divergence is None and run.games == 15 * len(PROFILE_IDS)
+    run = run_fuzz(impl=impl, games=4, seed=12, out=tmp_path, echo=quiet([]))
+    assert run.divergence is None and run.games == 4 * len(PROFILE_IDS)
 
 
 # -- a wrong implementation ----------------------------------------------------------------------------
