@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from .cards import canonical, cards_of, count, resolve
+from .cards import canonical, cards_of, resolve
 from .profile import Profile
 
 _CACHE_SIZE = 1 << 18  # masks remembered per profile; bounded so long runs keep flat memory
@@ -315,10 +315,7 @@ class MultisetMeldTable(MeldTable):
         candidates = canonical(hand, low) & self.meldable(pool)
         if not candidates:  # nothing can go down with it: the card alone, if it fits
             return frozenset((0,)) if self.arrangeable(must) else frozenset()
-        if count(candidates) <= _FEW:  # few hand cards could go: try each multiset of them
-            options = [s for s in _sub_multisets(candidates, low) if self.arrangeable(must | s | (must & s & low) << 1)]
-        else:
-            options = self.use_options(must, candidates)
+        options = self.use_options(must, candidates)
         return frozenset(resolve(s, hand, low) for s in options)
 
     def _use_options(self, must: int, hand: int) -> frozenset[int]:
@@ -488,24 +485,6 @@ def meld_table(profile: Profile) -> MeldTable:
     if profile.deck.copies == 1:
         return MeldTable(profile)
     return (AnySuitSetsMeldTable if profile.set_suits == "any" else MultisetMeldTable)(profile)
-
-
-_FEW = 4  # up to this many candidate hand cards, legal_uses tests each multiset of them directly
-
-
-def _sub_multisets(mask: int, low: int) -> list[int]:
-    """Every sub-multiset of the canonical mask `mask` (at most 2 ** count(mask) of them)."""
-    subs = [0]
-    while mask:
-        first = mask & -mask
-        if mask & first << 1:  # two copies: none, one or both
-            both = first | first << 1
-            subs = [s for t in subs for s in (t, t | first, t | both)]
-            mask &= ~both
-        else:
-            subs += [t | first for t in subs]
-            mask &= ~first
-    return subs
 
 
 def _sets_with_identical_cards(profile: Profile) -> list[int]:
