@@ -271,3 +271,27 @@ def test_rul_34_random_two_deck_games_finish_with_every_card_twice_at_every_step
         steps += 1
         assert steps < 2000
     assert game.outcome is not None
+
+
+def test_rul_33_the_rank_by_rank_search_agrees_with_the_general_meld_search():
+    # The two-deck table counts the cards of a rank that go to sets (AnySuitSetsMeldTable); the
+    # general multiset search (MultisetMeldTable) tries every set. Both must give the same
+    # answers: arrangements of random masks, and the uses listed in random games.
+    from conquian_ref.engine.melds import MultisetMeldTable
+
+    general = MultisetMeldTable(TD)
+    rng = random.Random(11)
+    for _ in range(400):
+        ranks = rng.sample(range(10), rng.randint(1, 4))
+        cards = [TD.deck.card(s, r, k) for s in range(4) for r in ranks for k in range(2)]
+        mask = sum(1 << c for c in rng.sample(cards, min(len(cards), rng.randint(3, 15))))
+        assert TABLE.arrangeable(mask) == general.arrangeable(mask), TD.deck.names(mask)
+    for seed in range(5):
+        game = Game.from_seed(TD, seed)
+        game.trace = False
+        while game.to_act:
+            seat = rng.choice(game.to_act)
+            if game.phase == "play":
+                args = (game.exposed[seat], 1 << game.available, game.hands[seat])
+                assert TABLE.legal_uses(*args) == general.legal_uses(*args)
+            game.apply(seat, rng.choice(game.legal(seat)))
