@@ -3,10 +3,13 @@
 Rules (also stated in docs/protocol.md, "How answers are compared"):
 * A mapping in the expectation is a fragment: every key it gives must be present and match;
   keys it does not give are not compared.
-* Card lists whose order means nothing are compared as sets: `hand`, `cards`, and each seat's
-  list in `hands` and `exposed`. Every other list (the stock, out-of-play cards, to_act,
-  perft counts) is compared in order, element by element, and must have the same length.
-* Legal actions are compared as a set of actions, each action with its `cards` as a set.
+* Card lists whose order means nothing are compared as multisets: `hand`, `cards`, and each
+  seat's list in `hands` and `exposed` must hold the same cards the same number of times, in any
+  order (with one copy of each card that is comparing them as sets; with two copies, RUL-34, a
+  list that differs only in how many copies of a card it names is a difference). Every other
+  list (the stock, out-of-play cards, to_act, perft counts) is compared in order, element by
+  element, and must have the same length, so it counts copies too.
+* Legal actions are compared as a set of actions, each action with its `cards` as a multiset.
 * Everything else compares by equality (numbers, strings, booleans, null).
 """
 
@@ -19,6 +22,8 @@ PER_SEAT_SET_LISTS = {"hands", "exposed"}
 
 
 def _normal(key: object, value: object) -> object:
+    # A multiset of card names is its sorted list: equal exactly when the same names occur the
+    # same number of times (the length is compared with the elements).
     if key in SET_LISTS and isinstance(value, list):
         return sorted(value, key=str)
     if key in PER_SEAT_SET_LISTS and isinstance(value, list):
@@ -57,7 +62,7 @@ def _same_number(a: object, b: object) -> bool:
 
 
 def action_key(action: dict) -> str:
-    """An action's identity for set comparison: its cards as a set."""
+    """An action's identity for set comparison: its cards as a multiset (a sorted list)."""
     return json.dumps(_normal("cards", {k: _normal(k, v) for k, v in action.items()}), sort_keys=True)
 
 

@@ -14,13 +14,20 @@ An action is a JSON object with a `type` and, for some types, cards:
 
 The canonical form lists `cards` in deck order; `legal_actions` are sorted by type, then by the
 cards' deck order. A wrong shape is MalformedInput, never a refusal.
+
+With two copies of every card (RUL-34) the cards of an action are a multiset of names: a `use`
+may name 7H twice, and so name both copies. Parsing gives the canonical mask of the names (the
+k-th 7H is copy k, cards.Deck.parse_list), and the game resolves it against the seat's hand
+(`resolved`): the copies the seat holds, or, where it holds fewer than named, a copy it does not
+hold, refused as `card_not_in_hand`. Naming a card more often than the deck has copies stays
+malformed (with one copy: a card named twice). `distinct` keeps one action per multiset.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Deck, cards_of, mask_of
+from .cards import Deck, canonical, cards_of, mask_of, resolve
 from .errors import MalformedInput, shown
 
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -101,3 +108,29 @@ def _is_int(value: object) -> bool:
 
 def _index_of(deck: Deck, value: object) -> bool:
     return _is_int(value) and 0 <= value < deck.size
+
+
+def resolved(deck: Deck, act: Action, hand: int) -> Action:
+    """The action with the copies of `hand` it names (two copies, RUL-34); with one copy, itself."""
+    if deck.copies == 1:
+        return act
+    low = deck.low
+    if act.card is not None:
+        act = act._replace(card=resolve(1 << act.card, hand, low).bit_length() - 1)
+    if act.cards:
+        act = act._replace(cards=resolve(act.cards, hand, low))
+    return act
+
+
+def distinct(deck: Deck, actions: list[Action]) -> list[Action]:
+    """The actions, in order, with one action per type and multiset of cards (RUL-34): a discard
+    of 7H is listed once when both copies are held. With one copy, the list itself."""
+    if deck.copies == 1:
+        return actions
+    low, seen, kept = deck.low, set(), []
+    for act in actions:
+        key = (act.type, None if act.card is None else deck.same_card(act.card), canonical(act.cards, low))
+        if key not in seen:
+            seen.add(key)
+            kept.append(act)
+    return kept

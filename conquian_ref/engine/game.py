@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 
-from .actions import Action, check_action, parse_action
+from .actions import Action, check_action, distinct, parse_action, resolved
 from .cards import bit, cards_of, count, mask_of
 from .dealing import deal
 from .errors import IllegalAction
@@ -173,7 +173,7 @@ class Game:
         action types the phase admits, listed by the phase's lister (conquian_ref.engine.phases)."""
         if seat not in self.to_act:
             return []
-        return getattr(self, PHASES[self.phase].lister)(seat)
+        return distinct(self.deck, getattr(self, PHASES[self.phase].lister)(seat))  # RUL-34: a multiset once
 
     def legal_actions(self, seat: int) -> list[dict]:
         """Every legal action of `seat` in canonical JSON form, sorted."""
@@ -256,12 +256,21 @@ class Game:
         self.fired_last = []
         check_seat(seat, "seat", self.profile.seats)
         act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
+        act = self._held_copies(seat, act)
         refused = self._refusal(seat, act)
         if refused is not None:
             reason, text = refused
             self._fire_refusal(reason, act)
             raise IllegalAction(reason, text)
         getattr(self, f"_do_{act.type}")(seat, act)
+
+    def _held_copies(self, seat: int, act: Action) -> Action:
+        """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""
+        if self.deck.copies == 1:
+            return act
+        if act.card is not None or act.cards:
+            self._fire("RUL-34")
+        return resolved(self.deck, act, self.hands[seat])
 
     def _fire_refusal(self, reason: str, act: Action) -> None:
         """The rules a refusal checked: those of its situation, or those behind its code less the

@@ -11,6 +11,18 @@ Every possible meld of a profile is listed once, as a bit mask, when the table i
 two hundred of them). Whether a set of cards can be arranged is then a small exact search: the
 lowest card left must belong to some meld made only of cards left (there is nowhere else for
 it to go), so try each such meld and recurse. Answers are memoised per mask.
+
+Two copies of every card (`deck.copies: 2`, SATD) are handled by `MultisetMeldTable`: the copies
+of a card are indistinguishable in play (RUL-34), so every question is asked about the multiset
+of cards, as a canonical mask (cards.canonical: the copies present packed low). Its melds are
+canonical too, so there are no more of them than multisets of cards that are melds (a run holds
+one copy of each of its cards; with `melds.set_suits: any` a set may hold two identical cards,
+RUL-33, SATD-SET-1): about five hundred, where one meld per choice of copies would be tens of
+thousands. On canonical masks AND, OR and inclusion keep their meaning (the smaller count, the
+larger, fewer of every card), and the lowest card of a multiset still lies in a meld whose
+lowest card it is, so the same searches work with a multiset difference in place of XOR. A
+physical mask given to the table is canonicalised on the way in; the uses it lists are turned
+back into the copies the seat holds (cards.resolve), one per distinct multiset.
 """
 
 from __future__ import annotations
@@ -18,7 +30,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from .cards import cards_of
+from .cards import canonical, cards_of, resolve
 from .profile import Profile
 
 _CACHE_SIZE = 1 << 18  # masks remembered per profile; bounded so long runs keep flat memory
@@ -37,6 +49,7 @@ class MeldTable:
             for size in profile.set_sizes:
                 for suits in combinations(range(n_suits), size):
                     melds.append(sum(1 << deck.card(s, rank) for s in suits))
+        melds += _sets_with_identical_cards(profile)  # RUL-33 (two decks, set_suits: any)
         # C-RUN-1..3: consecutive positions in the sequence order of one suit. Positions are
         # indices in the profile's rank list, so 7 and 10 (or 7 and J) are neighbours (C-RUN-2),
         # the ace is position 0 and nothing follows the last rank (C-RUN-3: no wrap).
@@ -198,19 +211,316 @@ class MeldTable:
         return frozenset(options)
 
 
+class MultisetMeldTable(MeldTable):
+    """The meld table of a profile with two copies of every card (see the module docstring).
+    Every method takes physical masks (any copies) and answers about their multisets; inside,
+    the searches run on canonical masks, memoised by canonical mask."""
+
+    def __init__(self, profile: Profile):
+        super().__init__(profile)
+        deck = profile.deck
+        assert deck.copies == 2, "MultisetMeldTable implements two copies"
+        self._low = low = deck.low
+        # RUL-22 with duplicates: the melds that a card completes, less that card (one copy).
+        ext: list[list[int]] = [[] for _ in range(deck.size)]
+        for card in range(0, deck.size, 2):
+            for meld in self._containing[card]:
+                base = canonical(meld & ~(1 << card), low) if not meld & (2 << card) else meld & ~(2 << card)
+                if base in self.is_meld:
+                    ext[card].append(base)
+        self._ext_bases = tuple(tuple(b) for b in ext)
+        # `meldable`: a suit's row is 2 * ranks bits wide; copy 0 of each card is an even bit.
+        self._width = 2 * self._n_ranks
+        self._row = low & ((1 << self._width) - 1)
+        self._set_counts_copies = profile.set_suits == "any"
+
+    def _arrangeable(self, mask: int) -> bool:
+        low = self._low
+        first, second = mask & low, (mask >> 1) & low
+        mask = first | second | (first & second) << 1
+        if mask == 0:
+            return True
+        lowest = (mask & -mask).bit_length() - 1
+        for meld in self._by_lowest[lowest]:
+            if meld & mask == meld:
+                rest = mask & ~meld  # the multiset difference, canonical again:
+                first, second = rest & low, (rest >> 1) & low
+                if self.arrangeable(first | second | (first & second) << 1):
+                    return True
+        return False
+
+    def arrangement(self, mask: int) -> list[int] | None:
+        low = self._low
+        mask = canonical(mask, low)
+        if mask == 0:
+            return []
+        lowest = (mask & -mask).bit_length() - 1
+        for meld in self._by_lowest[lowest]:
+            if meld & mask == meld:
+                rest = canonical(mask & ~meld, low)
+                if self.arrangeable(rest):
+                    return [meld] + self.arrangement(rest)
+        return None
+
+    def _extends(self, exposed: int, card_bit: int) -> bool:
+        low = self._low
+        exposed = canonical(exposed, low)
+        for base in self._ext_bases[(card_bit.bit_length() - 1) & ~1]:
+            if base & exposed == base and self.arrangeable(canonical(exposed & ~base, low)):
+                return True
+        return False
+
+    def _in_some_meld(self, card: int, pool: int) -> bool:
+        return any(meld & pool == meld for meld in self._containing[card])
+
+    def _placeable(self, exposed: int, new: int) -> bool:
+        raise NotImplementedError("RUL-35 placement with two copies (refused when the profile is loaded)")
+
+    def meldable(self, pool: int) -> int:
+        """As MeldTable.meldable, on the multiset `pool`: a card is in a run when `run_min`
+        consecutive cards of its suit are there (copy 0 bits, two apart), in a set when its rank
+        is there `set_min` times (counting the suits present, and under `set_suits: any` the second
+        copies too: a saturating bit-sliced count). Every copy of such a card is kept."""
+        low = self._low
+        pool = canonical(pool, low)
+        once, twice = pool & low, (pool >> 1) & low
+        starts = self._run_starts
+        for i in range(self._run_min):
+            starts &= once >> (2 * i)
+        cards = 0
+        for i in range(self._run_min):
+            cards |= starts << (2 * i)
+        width, row = self._width, self._row
+        rows = [(once >> (s * width)) & row for s in range(self._n_suits)]
+        counted = rows + [(twice >> (s * width)) & row for s in range(self._n_suits)] if self._set_counts_copies else rows
+        at_least = [0] * self._set_min  # at_least[j]: ranks seen j + 1 times or more
+        for x in counted:
+            for j in range(self._set_min - 1, 0, -1):
+                at_least[j] |= at_least[j - 1] & x
+            at_least[0] |= x
+        ranks = at_least[-1]
+        for s, r in enumerate(rows):
+            cards |= (r & ranks) << (s * width)
+        return (cards | cards << 1) & pool
+
+    def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
+        """Every multiset of hand cards that can be exposed with the taken card, once each, as
+        the copies the hand holds."""
+        low = self._low
+        must = canonical(exposed | card_bit, low)
+        pool = canonical(exposed | card_bit | hand, low)
+        card = (card_bit.bit_length() - 1) & ~1
+        if not self._in_some_meld(card, pool):
+            return frozenset()
+        candidates = canonical(hand, low) & self.meldable(pool)
+        if not candidates:  # nothing can go down with it: the card alone, if it fits
+            return frozenset((0,)) if self.arrangeable(must) else frozenset()
+        options = self.use_options(must, candidates)
+        return frozenset(resolve(s, hand, low) for s in options)
+
+    def _use_options(self, must: int, hand: int) -> frozenset[int]:
+        """As MeldTable._use_options on multisets: the meld of `must`'s lowest card takes what
+        it can from `must` first (the cards left are the same multiset either way), the rest from
+        the hand."""
+        if must == 0:
+            return self._hand_melds(hand)
+        if hand == 0:
+            return frozenset((0,)) if self.arrangeable(must) else frozenset()
+        low = self._low
+        lowest = (must & -must).bit_length() - 1
+        pool = must | hand | (must & hand & low) << 1
+        options: set[int] = set()
+        for meld in self._containing[lowest]:
+            if meld & pool == meld:
+                from_must = meld & must
+                used = canonical(meld & ~from_must, low)
+                for rest in self.use_options(canonical(must & ~from_must, low), canonical(hand & ~used, low)):
+                    options.add(used | rest | (used & rest & low) << 1)
+        return frozenset(options)
+
+    def _hand_only(self, hand: int) -> frozenset[int]:
+        if hand == 0:
+            return frozenset((0,))
+        low = self._low
+        lowest = (hand & -hand).bit_length() - 1
+        options = set(self._hand_melds(hand & ~(3 << lowest)))  # no copy of the lowest card goes down
+        for meld in self._by_lowest[lowest]:  # or one goes down in a meld of cards above it
+            if meld & hand == meld:
+                for rest in self._hand_melds(canonical(hand & ~meld, low)):
+                    options.add(meld | rest | (meld & rest & low) << 1)
+        return frozenset(options)
+
+
+class AnySuitSetsMeldTable(MultisetMeldTable):
+    """Two copies and `melds.set_suits: any` (RUL-33): a set is any 3 or 4 cards of one rank, so
+    which cards of a rank go into sets does not matter, only how many: n cards of a rank split
+    into sets exactly when n is a sum of set sizes (3, 4, 6, 7, 8). The searches therefore take
+    the cards rank by rank (all suits of a rank before the next rank): the lowest card left
+    either goes to its rank's sets (counted, not placed) or starts a run (every card of a lower
+    rank has been placed, so a run holding it starts at it); when a rank is done its count must
+    be a sum of set sizes. The state is the cards left and one count, where the general search
+    tries each of the dozens of sets holding the lowest card; the cards of a rank that start no
+    run go to its sets at once. (Measured with `conquian-ref bench`'s arrangement workload: two
+    to five times the checks per second of MultisetMeldTable, which stays the table for
+    `set_suits: distinct` with two copies, and is the cross-check of this one.)"""
+
+    def __init__(self, profile: Profile):
+        super().__init__(profile)
+        deck = profile.deck
+        n_ranks = len(deck.ranks)
+        self._rank_bits = tuple(
+            sum(3 << deck.card(s, r) for s in range(len(deck.suit_ids))) for r in range(n_ranks)
+        ) + (0,)
+        sums, most = {0}, deck.copies * len(deck.suit_ids)
+        for _ in range(most):
+            sums |= {t + k for t in sums for k in profile.set_sizes if t + k <= most}
+        self._set_counts = frozenset(sums)  # how many cards of one rank sets can hold
+        self._most = max(sums)
+        self._runs_of_min = frozenset(
+            m for m in self.melds if len({deck.suit_of(x) for x in cards_of(m)}) == 1 and m.bit_count() == profile.run_min
+        )
+        self._runs_from = tuple(
+            tuple(m for m in self._by_lowest[c] if len({deck.suit_of(x) for x in cards_of(m)}) == 1)
+            for c in range(deck.size)
+        )
+        self._deck_rank = tuple(deck.rank_of(c) for c in range(deck.size))
+        self._windows = tuple(
+            tuple(m for m in self._containing[c] if m in self._runs_of_min) for c in range(deck.size)
+        )
+        self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._by_rank)
+        self.use_options = lru_cache(maxsize=_CACHE_SIZE)(self._uses_by_rank)
+
+    def _by_rank(self, mask: int, rank: int = 0, pending: int = 0) -> bool:
+        """Whether `mask` can be arranged, `pending` cards of `rank` already counted for sets."""
+        low = self._low
+        first, second = mask & low, (mask >> 1) & low
+        mask = first | second | (first & second) << 1
+        bits = self._rank_bits
+        starts = self._run_starts  # copy 0 of each card with a run of `run_min` cards from it
+        for i in range(1, self._run_min):
+            starts &= mask >> (2 * i)
+        starts &= mask
+        while True:
+            here = mask & bits[rank]
+            # the cards of this rank that start no run go to its sets, all at once
+            alone = here & ~(starts | starts << 1)
+            if alone:
+                pending += alone.bit_count()
+                mask ^= alone
+                here ^= alone
+            if here:
+                break
+            if pending not in self._set_counts:
+                return False
+            if not mask:
+                return True
+            rank, pending = rank + 1, 0
+        lowest = here & -here
+        if pending < self._most and self.arrangeable(mask & ~lowest, rank, pending + 1):
+            return True
+        for run in self._runs_from[lowest.bit_length() - 1]:
+            if run & mask == run and self.arrangeable(mask & ~run, rank, pending):
+                return True
+        return False
+
+    def _in_some_meld(self, card: int, pool: int) -> bool:
+        """Whether some meld of the multiset `pool` holds `card`: `set_min` cards of its rank,
+        or one of the runs of `run_min` cards through it."""
+        if (pool & self._rank_bits[self._deck_rank[card]]).bit_count() >= self._set_min:
+            return True
+        return any(window & pool == window for window in self._windows[card])
+
+    def _uses_by_rank(self, must: int, hand: int, rank: int = 0, pending: int = 0) -> frozenset[int]:
+        """Every multiset S of `hand` such that `must` + S can be arranged (canonical masks),
+        `pending` cards of `rank` already counted for sets. The lowest card is taken from
+        `must` when it is there (it has to be placed), else from the hand (left out, or used);
+        a run takes what it can from `must` (the cards left are the same multiset either way)."""
+        low = self._low
+        must, hand = canonical(must, low), canonical(hand, low)
+        pool = must | hand | (must & hand & low) << 1
+        bits = self._rank_bits
+        while not pool & bits[rank]:
+            if pending not in self._set_counts:
+                return _NONE
+            if not pool:
+                return _EMPTY_ONLY
+            rank, pending = rank + 1, 0
+        lowest = pool & bits[rank] & -(pool & bits[rank])
+        options: set[int] = set()
+        if must & lowest:
+            must = must & ~lowest
+            if pending < self._most:
+                options.update(self.use_options(must, hand, rank, pending + 1))
+            for run in self._runs_from[lowest.bit_length() - 1]:
+                rest = run & ~lowest
+                if rest & pool == rest:
+                    rest_must = canonical(must, low) & rest
+                    used = rest & ~rest_must
+                    if used & hand == used:
+                        for more in self.use_options(must & ~rest_must, hand & ~used, rank, pending):
+                            options.add(used | more | (used & more & low) << 1)
+            return frozenset(options)
+        hand = hand & ~lowest
+        options.update(self.use_options(must, hand, rank, pending))  # this copy stays in hand
+        if pending < self._most:
+            for more in self.use_options(must, hand, rank, pending + 1):
+                options.add(lowest | more | (lowest & more & low) << 1)
+        for run in self._runs_from[lowest.bit_length() - 1]:
+            rest = run & ~lowest
+            if rest & pool == rest:
+                rest_must = must & rest
+                used = rest & ~rest_must
+                if used & canonical(hand, low) == used:
+                    for more in self.use_options(must & ~rest_must, hand & ~used, rank, pending):
+                        add = lowest | used
+                        options.add(add | more | (add & more & low) << 1)
+        return frozenset(options)
+
+
+_NONE: frozenset[int] = frozenset()
+_EMPTY_ONLY = frozenset((0,))
+
+
 @lru_cache(maxsize=None)
 def meld_table(profile: Profile) -> MeldTable:
     """The meld table of a profile, built once."""
-    return MeldTable(profile)
+    if profile.deck.copies == 1:
+        return MeldTable(profile)
+    return (AnySuitSetsMeldTable if profile.set_suits == "any" else MultisetMeldTable)(profile)
+
+
+def _sets_with_identical_cards(profile: Profile) -> list[int]:
+    """RUL-33 (SATD-SET-1): with two copies and `melds.set_suits: any`, the sets of one rank
+    that hold two identical cards, as canonical masks (the sets without are C-SET-1's)."""
+    deck = profile.deck
+    if deck.copies == 1 or profile.set_suits != "any":
+        return []
+    sets = []
+    n_suits = len(deck.suit_ids)
+    for rank in range(len(deck.ranks)):
+        for counts in _counts(n_suits, deck.copies):
+            if sum(counts) in profile.set_sizes and max(counts) > 1:
+                sets.append(sum(1 << deck.card(s, rank, k) for s, n in enumerate(counts) for k in range(n)))
+    return sets
+
+
+def _counts(n: int, most: int) -> list[tuple[int, ...]]:
+    """Every tuple of `n` counts from 0 to `most`."""
+    if n == 0:
+        return [()]
+    return [(k,) + rest for k in range(most + 1) for rest in _counts(n - 1, most)]
 
 
 def _meld_rules(profile: Profile, meld: int) -> tuple[str, ...]:
-    """Which rules make `meld` a meld: C-SET-1 for a set; for a run C-RUN-1 and the profile's run
+    """Which rules make `meld` a meld: C-SET-1 for a set (a set with identical cards: the
+    profile's `set_suits` rule and RUL-33); for a run C-RUN-1 and the profile's run
     length rule (RUL-2), C-RUN-2 when it crosses the gap left by the removed ranks (7 next to 10 or J),
     C-RUN-3 when it starts at the ace (ace low)."""
     deck = profile.deck
     cards = cards_of(meld)
     if len({deck.suit_of(c) for c in cards}) > 1:
+        if len({deck.same_card(c) for c in cards}) < len(cards):
+            return (profile.rule("set_suits"), "RUL-33")  # SATD-SET-1: identical cards in a set
         return ("C-SET-1",)
     rules = ["C-RUN-1", profile.rule("run_length"), "RUL-2", "RUL-29"]  # the run maximum (RUL-2 or RUL-29)
     ranks = [deck.ranks[deck.rank_of(c)] for c in cards]

@@ -22,7 +22,7 @@ from .errors import MalformedInput
 # schema allows more (see docs/rules/rulings.md, "Seed-002 variations not yet profiled"). A field
 # missing here is one the engine reads in full (sizes, ranks, points), so any valid value works.
 SUPPORTED: dict[tuple[str, ...], set] = {
-    ("deck", "copies"): {1},
+    ("deck", "copies"): {1, 2},  # two copies: not with meld_timing: discard_then_meld (below)
     ("deck", "jokers"): {0},
     ("players",): {2, 4},
     ("partnerships",): {False, True},
@@ -32,6 +32,7 @@ SUPPORTED: dict[tuple[str, ...], set] = {
     ("deal", "dealer_rotation"): {"alternate"},
     ("melds", "ace"): {"low"},
     ("melds", "wrap"): {False},
+    ("melds", "set_suits"): {"distinct", "any"},
     ("rearrangement",): {"full"},
     ("meld_timing",): {"with_take", "discard_then_meld"},
     ("exchange", "cards"): {1},  # only read when the profile has an exchange
@@ -55,6 +56,7 @@ _OPTIONAL_PARENTS = ("exchange", "match")
 RULE_KEYS_ALWAYS = ("deck", "deal", "opening", "goal", "run_length", "stock_exhaustion", "match")
 RULE_KEYS_BY_POLICY: dict[tuple[tuple[str, ...], object], tuple[str, ...]] = {
     (("going_rummy",), True): ("rummy",),
+    (("melds", "set_suits"), "any"): ("set_suits",),
     (("forcing", "fit"), "extension"): ("force_fit",),
     (("forcing", "own_fit"), "automatic"): ("fitting_card_taken",),
     (("forcing", "own_fit"), "rival_option"): ("force_option", "forced_card_alone"),
@@ -85,6 +87,7 @@ class Profile:
     set_sizes: tuple[int, ...]
     run_min: int
     run_max: int
+    set_suits: str  # "distinct" (C-SET-1) | "any": identical cards allowed in a set (RUL-33)
     exchange_cards: int  # 0 when the profile has no exchange
     own_fit: str  # "automatic" | "rival_option" | "none"
     onto_rival: bool
@@ -152,6 +155,11 @@ def _check_supported(data: dict, source: str) -> None:
                 f"{source}: {'.'.join(path)}",
                 f"value {value!r} is valid in a profile but not implemented by the reference engine yet",
             )
+    if data["deck"]["copies"] > 1 and data["meld_timing"] != "with_take":
+        raise MalformedInput(
+            f"{source}: deck.copies",
+            f"value {data['deck']['copies']!r} is not implemented together with meld_timing {data['meld_timing']!r} yet",
+        )
     if data["players"] == 4 and not data["partnerships"]:
         raise MalformedInput(f"{source}: partnerships", "four players are implemented only in two partnerships")
     if data["players"] == 4 and data["exchange"]:
@@ -201,6 +209,7 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         run_min=melds["run_min"],
         # No stated maximum means a run may hold every rank of a suit (RUL-2).
         run_max=melds["run_max"] if melds["run_max"] is not None else len(deck.ranks),
+        set_suits=melds["set_suits"],
         exchange_cards=data["exchange"]["cards"] if data["exchange"] else 0,
         own_fit=data["forcing"]["own_fit"],
         onto_rival=data["forcing"]["onto_rival"],

@@ -18,7 +18,9 @@ def check_seat(seat: object, field: str, seats: tuple[int, ...]) -> None:
 
 
 def parse_deck_order(profile: Profile, deck_order: object) -> list[int]:
-    """A deck order lists every card of the profile's deck exactly once, top card first."""
+    """A deck order lists every card of the profile's deck exactly once, top card first; with
+    two copies every card exactly twice (RUL-34): a third is malformed at its place, and as the
+    length is the deck's, no card can then be missing. The k-th copy named is copy k."""
     order = profile.deck.parse_list(deck_order, "deck")
     if len(order) != profile.deck.size:
         raise MalformedInput("deck", f"a deck order lists all {profile.deck.size} cards, got {len(order)}")
@@ -42,18 +44,26 @@ def check_dealt(profile: Profile, hands: object, stock: object) -> tuple[list[li
     indices."""
     parsed = check_hands(profile, hands)
     stock_cards = profile.deck.parse_list(stock, "stock")
-    check_every_card_once(profile, {**{f"hands[{s}]": h for s, h in enumerate(parsed)}, "stock": stock_cards})
-    return parsed, stock_cards
+    places = {**{f"hands[{s}]": h for s, h in enumerate(parsed)}, "stock": stock_cards}
+    check_every_card_once(profile, places)
+    return [places[f"hands[{s}]"] for s in range(len(parsed))], places["stock"]
 
 
 def check_every_card_once(profile: Profile, places: dict[str, list[int]]) -> None:
-    """Every card of the deck in exactly one place; names the place of a duplicate."""
+    """Every card of the deck in exactly one place; names the place of a duplicate. With two
+    copies (RUL-34) every card twice over all places: each list was read with its own copies
+    (the first 7H of each list is copy 0), so the copies are renumbered across the places, in
+    place, and a third 7H is named as the duplicate."""
+    deck = profile.deck
     seen: dict[int, str] = {}
     for place, cards in places.items():
         for i, card in enumerate(cards):
-            if card in seen:
-                raise MalformedInput(f"{place}[{i}]", f"{profile.deck.name(card)} is already in {seen[card]}")
-            seen[card] = place
-    missing = [c for c in profile.deck.ordered() if c not in seen]
+            base = deck.same_card(card)
+            copy = next((base + k for k in range(deck.copies) if base + k not in seen), None)
+            if copy is None:
+                raise MalformedInput(f"{place}[{i}]", f"{deck.name(card)} is already in {seen[base + deck.copies - 1]}")
+            cards[i] = copy
+            seen[copy] = place
+    missing = [c for c in deck.ordered() if c not in seen]
     if missing:
-        raise MalformedInput("stock", f"cards missing from the deal: {', '.join(profile.deck.names(missing))}")
+        raise MalformedInput("stock", f"cards missing from the deal: {', '.join(deck.names(missing))}")
