@@ -9,6 +9,7 @@ import dataclasses
 
 from ...engine.actions import Action
 from ...engine.cards import Deck, bit, cards_of
+from ...engine.errors import MalformedInput
 from ...engine.game import Game
 from ...engine.melds import MeldTable
 from ...engine.phases import Phase
@@ -241,3 +242,21 @@ class UseLeavesALooseCard(MutantGame):
     def extra_candidates(self, seat):
         uses = [a for a in Game.legal(self, seat) if a.type == "use"]
         return {Action("use", cards=a.cards | bit(c)) for a in uses for c in cards_of(self.hands[seat] & ~a.cards)}
+
+
+# == two decks: duplicate cards (SATD-SET-1, RUL-33, RUL-34) ==========================================
+@mutant("identical-cards-make-no-set", ["SATD-SET-1", "RUL-33"], "with two decks a set must still hold cards of different suits: 7H 7H 7S is no set")
+class IdenticalCardsMakeNoSet(MutantAdapter):
+    # SATD-SET-1: "A set is 3 or 4 cards of one rank, of any suits, identical cards included".
+    def change_profile(self, p):
+        return {"set_suits": "distinct"} if p.set_suits == "any" else {}
+
+
+@mutant("a-card-named-twice-is-malformed", ["RUL-34", "SATD-DECK-1"], "with two decks an action naming the same card twice is malformed input, as with one copy")
+class ACardNamedTwiceIsMalformed(MutantGame):
+    # RUL-34: "A use may name the same card twice when the hand holds both copies".
+    def apply(self, seat, action):
+        cards = action.get("cards") if isinstance(action, dict) else None
+        if isinstance(cards, list) and len(set(map(str, cards))) < len(cards):
+            raise MalformedInput("cards", "a card named twice")
+        super().apply(seat, action)
