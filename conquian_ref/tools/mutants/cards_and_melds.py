@@ -33,7 +33,7 @@ class GlyphsRefused(MutantAdapter):
     # C-DECK-2: "The engine must also accept the glyph form ... as input"; this deck reads letters only.
     def change_profile(self, p):
         d = p.deck
-        return {"deck": _LetterOnlyDeck(d.suit_ids, d.suit_names, d.suit_glyphs, d.ranks)}
+        return {"deck": _LetterOnlyDeck(d.suit_ids, d.suit_names, d.suit_glyphs, d.ranks, d.copies)}
 
 
 class _GlyphNamesDeck(Deck):
@@ -53,7 +53,7 @@ class CardsReportedAsGlyphs(MutantAdapter):
     # reports cards in this form"; this deck reports glyphs.
     def change_profile(self, p):
         d = p.deck
-        return {"deck": _GlyphNamesDeck(d.suit_ids, d.suit_names, d.suit_glyphs, d.ranks)}
+        return {"deck": _GlyphNamesDeck(d.suit_ids, d.suit_names, d.suit_glyphs, d.ranks, d.copies)}
 
 
 @mutant("ranks-sorted-as-text", ["C-DECK-1", "TC-DECK-1", "AA-DECK-1"], "the sequence order is the text order of the rank labels (1 10 11 12 2 ...)")
