@@ -32,9 +32,11 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--rules", metavar="IDS", help="the rule ids exercised, separated by commas or spaces (e.g. 'C-SET-1,C-TURN-5')")
     parser.add_argument("--title", metavar="TEXT", help="one line, 8 to 120 characters; also gives the file name")
     parser.add_argument("--area", choices=AREAS, metavar="AREA", help=f"the rule area, the folder: {', '.join(AREAS)}")
-    parser.add_argument("--dealer", type=int, choices=(0, 1), metavar="SEAT", help="the dealing seat, 0 or 1 (default 0; the other seat plays first)")
+    parser.add_argument("--dealer", type=int, metavar="SEAT", help="the dealing seat, 0 or 1, or 0 to 3 with four seats (default 0; the next seat plays first)")
     parser.add_argument("--hand0", metavar="CARDS", help="seat 0's cards as dealt, all or some ('4O 4E'); the rest are harmless cards")
     parser.add_argument("--hand1", metavar="CARDS", help="seat 1's cards as dealt, all or some")
+    parser.add_argument("--hand2", metavar="CARDS", help="seat 2's cards, in a profile with four seats")
+    parser.add_argument("--hand3", metavar="CARDS", help="seat 3's cards, in a profile with four seats")
     parser.add_argument("--stock-top", metavar="CARDS", help="the first stock cards, top first: the opening card, then what rejects reveal")
     parser.add_argument("--corpus", action="append", default=[], metavar="DIR", help="another scenario folder whose ids are taken (repeatable)")
     parser.add_argument("--out", default="scenarios", metavar="DIR", help="the scenario folder to write into (default: ./scenarios)")
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profile not in PROFILE_IDS:
         raise ConquianError(f"--profile: unknown profile {args.profile!r} (known: {', '.join(PROFILE_IDS)})")
     profile = load_profile(args.profile)
+    if args.dealer not in profile.seats:
+        raise ConquianError(f"--dealer: {profile.id} has seats {', '.join(map(str, profile.seats))}, got {args.dealer}")
     rules = parse_rules(profile.id, args.rules)
     title = check_title(args.title)
     given, top = _given_cards(profile, args)
@@ -111,8 +115,8 @@ def _complete_args(args: argparse.Namespace) -> None:
         args.dealer = int(args.dealer)
     except (TypeError, ValueError):
         raise ConquianError(f"--dealer: a seat is 0 or 1, got {args.dealer!r}") from None
-    if args.dealer not in (0, 1):
-        raise ConquianError(f"--dealer: a seat is 0 or 1, got {args.dealer}")
+    if args.dealer not in (0, 1, 2, 3):
+        raise ConquianError(f"--dealer: a seat is 0 to 3 at most, got {args.dealer}")
 
 
 # -- checking the values ----------------------------------------------------------------------------
@@ -154,23 +158,30 @@ def check_title(title: str) -> str:
 
 
 def _given_cards(profile, args: argparse.Namespace) -> tuple[list[list[int]], list[int]]:
-    """The cards of --hand0, --hand1 and --stock-top: each card at most once, no more than a
-    hand or the stock holds, none for a match scenario."""
+    """The cards of --hand0.. and --stock-top: each card at most as often as the deck has it (once,
+    or twice with two decks), no more than a hand or the stock holds, none for a match scenario."""
     deck = profile.deck
-    given = [parse_cards(deck, args.hand0, "--hand0"), parse_cards(deck, args.hand1, "--hand1")]
+    options = [f"--hand{seat}" for seat in range(4)]
+    for seat in range(len(profile.seats), 4):
+        if getattr(args, f"hand{seat}", None):
+            raise ConquianError(f"--hand{seat}: {profile.id} has {len(profile.seats)} seats")
+    given = [parse_cards(deck, getattr(args, f"hand{seat}", None), options[seat]) for seat in profile.seats]
     top = parse_cards(deck, args.stock_top, "--stock-top")
-    named = (("--hand0", given[0]), ("--hand1", given[1]), ("--stock-top", top))
+    named = (*zip(options, given), ("--stock-top", top))
     if args.area == "match":
         options = [option for option, cards in named if cards]
         if options:
             raise ConquianError(f"{options[0]}: a match scenario has no deal (area match)")
-    seen: dict[int, str] = {}
+    # Each list was parsed alone (with two decks its first 7H is copy 0): count copies across them.
+    seen: dict[str, list[str]] = {}
     for option, cards in named:
-        for card in cards:
-            if card in seen:
-                raise ConquianError(f"{option}: {deck.name(card)} is already in {seen[card]}")
-            seen[card] = option
-    for seat in (0, 1):
+        for i, card in enumerate(cards):
+            places = seen.setdefault(deck.name(card), [])
+            if len(places) == deck.copies:
+                raise ConquianError(f"{option}: {deck.name(card)} is already in {' and '.join(places)}")
+            places.append(option)
+            cards[i] = deck.same_card(card) + len(places) - 1 if deck.copies > 1 else card
+    for seat in profile.seats:
         if len(given[seat]) > profile.hand_size:
             raise ConquianError(f"--hand{seat}: a hand is dealt {profile.hand_size} cards, got {len(given[seat])}")
     if len(top) > profile.stock_size:

@@ -69,9 +69,10 @@ def _deal_body(profile, dealer: int, given: list[list[int]], top: list[int]) -> 
     deck = profile.deck
     names = deck.names
     hands = complete_hands(profile, given, top)
-    fillers = [set(hands[s]) - set(given[s]) for s in (0, 1)]
-    stock = list(top) + [c for c in deck.ordered() if c not in set(hands[0]) | set(hands[1]) | set(top)]
-    first = 1 - dealer
+    fillers = [set(hands[s]) - set(given[s]) for s in profile.seats]
+    dealt = {c for h in hands for c in h} | set(top)
+    stock = list(top) + [c for c in deck.ordered() if c not in dealt]
+    first = profile.next_seat(dealer)
 
     def hand_comment(seat: int) -> str:
         if not given[seat]:
@@ -83,10 +84,9 @@ def _deal_body(profile, dealer: int, given: list[list[int]], top: list[int]) -> 
     opening = deck.name(stock[0])
     body = [
         "setup:",
-        _commented(f"  dealer: {dealer}", f"so seat {first}, the non-dealer, plays first"),
+        _commented(f"  dealer: {dealer}", f"so seat {first}, {'the non-dealer' if len(hands) == 2 else 'after the dealer'}, plays first"),
         _commented("  hands:", "as dealt, before any exchange; hands[0] is seat 0's"),
-        _commented(f"    - {_flow(names(hands[0]))}", hand_comment(0)),
-        _commented(f"    - {_flow(names(hands[1]))}", hand_comment(1)),
+        *(_commented(f"    - {_flow(names(hand))}", hand_comment(seat)) for seat, hand in enumerate(hands)),
         _commented(f"  stock: {_flow([deck.name(c) for c in stock])}", f"top first: {opening} is the opening card"),
         "steps:",
     ]

@@ -52,15 +52,17 @@ def _links(profile, card: int, others) -> int:
 
 
 def complete_hands(profile, given: list[list[int]], top: list[int]) -> list[list[int]]:
-    """The two hands, each completed to the hand size with harmless cards (module docstring)."""
+    """Every seat's hand, each completed to the hand size with harmless cards (module docstring).
+    "The rival" is every other seat's hand together."""
     hands = [list(g) for g in given]
-    taken = set(hands[0]) | set(hands[1]) | set(top)
-    for seat in (0, 1):
+    taken = {c for h in hands for c in h} | set(top)
+    for seat in range(len(hands)):
         need = profile.hand_size - len(hands[seat])
         pool = [c for c in profile.deck.ordered() if c not in taken]
-        chosen = _unlinked_fillers(profile, hands[seat], need, pool, top, hands[1 - seat])
+        others = [c for s, h in enumerate(hands) if s != seat for c in h]
+        chosen = _unlinked_fillers(profile, hands[seat], need, pool, top, others)
         if chosen is None:
-            chosen = _cheapest_fillers(profile, hands[seat], need, pool, top, hands[1 - seat], seat)
+            chosen = _cheapest_fillers(profile, hands[seat], need, pool, top, others, seat)
         hands[seat] += chosen
         taken |= set(chosen)
     return hands
