@@ -386,10 +386,12 @@ class Game:
         # Under `forcing.own_fit: rival_option` (RUL-14, RUL-23): declining a card that fits one's
         # own melds lets the rival decide. Without forcing (the profile's `rules.no_forcing`), a
         # fitting card goes like any other.
-        self._fire(*self.profile.own_rules("no_forcing"))
+        if self.trace:
+            self._fire(*self.profile.own_rules("no_forcing"))
         if self.profile.own_fit != "rival_option" or not self.exposed_of(seat):
             return False
-        self._fire(self.profile.rule("force_option"), *self._fit_rules())  # the fit is checked
+        if self.trace:
+            self._fire(self.profile.rule("force_option"), *self._fit_rules())  # the fit is checked
         return self.fits_for_forcing(self.exposed_of(seat), bit(self.available)) and not self.leaves_nothing_to_discard(
             seat, 0
         )  # RUL-38: a demand must be possible

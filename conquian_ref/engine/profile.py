@@ -14,6 +14,7 @@ RUL-1 (target = hand size + 1) is checked here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Deck
 from .errors import MalformedInput
@@ -122,8 +123,9 @@ class Profile:
 
     def own_rules(self, *concepts: str) -> tuple[str, ...]:
         """This profile's rule ids for those of `concepts` it names (RULE_KEYS_OPTIONAL): the
-        profile's own restatements of a core rule, cited beside it."""
-        return tuple(self.rules[c] for c in concepts if c in self.rules)
+        profile's own restatements of a core rule, cited beside it. Memoised: the engine asks at
+        every action."""
+        return _own_rules(self, concepts)
 
     def following(self, *rule_ids: str) -> tuple[str, ...]:
         """Those of `rule_ids` that apply under this profile: for rulings that settle one
@@ -134,6 +136,11 @@ class Profile:
         """Whether `rule_id` applies under this profile: a core rule, one of its rulings, or one of
         its own rules."""
         return rule_id.startswith("C-") or rule_id in self.rulings or rule_id in self.rules.values()
+
+
+@lru_cache(maxsize=4096)
+def _own_rules(profile: Profile, concepts: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(profile.rules[c] for c in concepts if c in profile.rules)
 
 
 def _value(data: dict, path: tuple[str, ...]):
