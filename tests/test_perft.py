@@ -737,3 +737,128 @@ def test_rul_18_the_deal_is_in_packets_of_two():
     assert hands[0] == [order[i] for i in (2, 3, 6, 7, 10, 11, 14, 15, 18, 19)]
     assert stock == order[20:]
     assert [sorted(h) for h in Game.from_deck(SA, order, 0).state_json()["hands"]] == [sorted(h) for h in hands]
+
+
+# --- (d) fixed positions pinning the partnership rules (spielanleitung-partnership-v1) ---------------
+#
+# Scripted deals with seat 3 dealing, so seat 0 is the first player; the positions are those of
+# the scenarios sapt-0003, sapt-0010, sapt-0012 and sapt-0013, replayed in the naive model.
+
+# sapt-0003: every hand holds seven ranks A to 7 that never meld; the stock is all court cards
+NO_MELD_HANDS = [
+    ["AH", "2D", "3C", "4S", "5H", "6D", "7C"],
+    ["AD", "2C", "3S", "4H", "5D", "6C", "7S"],
+    ["AC", "2S", "3H", "4D", "5C", "6S", "7H"],
+    ["AS", "2H", "3D", "4C", "5S", "6H", "7D"],
+]
+NO_MELD_STOCK = ["JS", "QH", "KD", "JC", "QS", "KH", "JD", "QC", "KS", "JH", "QD", "KC"]
+# sapt-0010: team 0's pool 5D 6D 7D, then JD revealed for seat 2
+DEMAND_HANDS = [
+    ["5D", "6D", "AS", "2H", "3C", "4S", "KC"],
+    ["AD", "2C", "3S", "4H", "5C", "7S", "JC"],
+    ["AC", "2S", "3H", "4C", "6H", "7C", "KD"],
+    ["5S", "JS", "AH", "7H", "KH", "2D", "QD"],
+]
+DEMAND_STOCK = ["7D", "QS", "JD", "6S", "KS", "5H", "JH", "QH", "3D", "4D", "6C", "QC"]
+DEMAND_ACTIONS = [(0, {"type": "use", "cards": ["5D", "6D"]}), (0, {"type": "discard", "card": "KC"}), (1, {"type": "reject"}), (1, {"type": "pass"}), (2, {"type": "reject"})]
+# sapt-0012 / sapt-0013: seat 0 holds the hearts 2H to 7H and one more card, the starter is AH
+HEARTS_HANDS = [
+    ["2H", "3H", "4H", "5H", "6H", "7H", "KC"],
+    ["4S", "2C", "7D", "AS", "6C", "JS", "KH"],
+    ["JC", "2D", "3S", "QH", "7S", "5D", "AC"],
+    ["2S", "6S", "AD", "4D", "7C", "KS", "3C"],
+]
+HEARTS_STOCK = ["AH", "QS", "KD", "JH", "QD", "5S", "3D", "6D", "JD", "4C", "5C", "QC"]
+EMPTY_HAND_ACTIONS = [
+    (0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}), (0, {"type": "discard", "card": "KC"}),
+    (1, {"type": "reject"}), (1, {"type": "pass"}), (2, {"type": "reject"}), (2, {"type": "pass"}), (3, {"type": "reject"}), (3, {"type": "pass"}),
+]
+
+
+def test_rul_36_the_deal_goes_round_in_playing_order_from_the_seat_after_the_dealer():
+    # SAPT-DEAL-1's example: seat 3 deals; seat 0 gets d0 d1, d8 d9, d16 d17, d24; ...; d28 is the starter
+    order = all_cards(SAPT)
+    hands, stock = naive_deal(SAPT, order, 3)
+    assert hands[0] == [order[i] for i in (0, 1, 8, 9, 16, 17, 24)]
+    assert hands[1] == [order[i] for i in (2, 3, 10, 11, 18, 19, 25)]
+    assert hands[2] == [order[i] for i in (4, 5, 12, 13, 20, 21, 26)]
+    assert hands[3] == [order[i] for i in (6, 7, 14, 15, 22, 23, 27)]
+    assert stock == order[28:] and len(stock) == 12
+    pos = naive_start(Deal.from_deck(SAPT, order, 3))
+    assert pos["available"] == order[28] and pos["active"] == 0 and pos["fresh"]
+    assert [sorted(h) for h in Game.from_deck(SAPT, order, 3).state_json()["hands"]] == [sorted(h) for h in hands]
+
+
+def test_rul_40_the_starter_goes_round_fresh_to_the_dealer_whose_reject_reveals_for_the_first_player():
+    deal = Deal(SAPT, NO_MELD_HANDS, NO_MELD_STOCK, 3)
+    pos = naive_replay(deal, [])
+    for seat in (0, 1, 2):
+        assert naive_to_act(pos) == [seat] and pos["fresh"]
+        assert naive_legal(SAPT, pos, seat) == [{"type": "pass"}]  # cannot_reject_revealed
+        naive_apply(SAPT, pos, seat, {"type": "pass"})
+    # at the dealer it is a card passed on: use or reject, never pass (cannot_pass_rival_card)
+    assert naive_to_act(pos) == [3] and not pos["fresh"] and naive_legal(SAPT, pos, 3) == [{"type": "reject"}]
+    naive_apply(SAPT, pos, 3, {"type": "reject"})
+    assert (pos["available"], pos["active"], pos["fresh"], pos["out"]) == ("QH", 0, True, ["JS"])
+    cross_check(deal, [], 4)
+    cross_check(deal, [(0, {"type": "pass"}), (1, {"type": "pass"}), (2, {"type": "pass"})], 3)
+
+
+def test_rul_39_a_demand_is_decided_by_the_next_seat_and_a_discard_goes_to_it():
+    deal = Deal(SAPT, DEMAND_HANDS, DEMAND_STOCK, 3)
+    pos = naive_replay(deal, DEMAND_ACTIONS)
+    assert (pos["available"], pos["active"], pos["exposed"]) == ("JD", 2, [{"5D", "6D", "7D"}, set()])
+    naive_apply(SAPT, pos, 2, {"type": "pass"})
+    assert pos["phase"] == "decide" and naive_to_act(pos) == [3]
+    assert expected_reason(SAPT, engine_at(deal, [*DEMAND_ACTIONS, (2, {"type": "pass"})]).state_json(), 1, {"type": "force"}) == "not_your_turn"
+    naive_apply(SAPT, pos, 3, {"type": "force"})
+    assert pos["phase"] == "discard" and naive_to_act(pos) == [2] and pos["exposed"][0] == {"5D", "6D", "7D", "JD"}
+    naive_apply(SAPT, pos, 2, {"type": "discard", "card": "KD"})
+    assert (pos["available"], pos["active"]) == ("KD", 3)
+    cross_check(deal, DEMAND_ACTIONS, 4)
+    cross_check(deal, [*DEMAND_ACTIONS, (2, {"type": "pass"})], 4)
+
+
+def test_rul_38_a_use_leaving_nothing_to_discard_short_of_the_target_is_not_legal():
+    # sapt-0012: seat 0 holds 2H to 7H and JH, the starter AH; all eight in one run would be 8 < 15
+    hands = [["2H", "3H", "4H", "5H", "6H", "7H", "JH"], ["AS", "4S", "7S", "KS", "QH", "2D", "5D"], ["2S", "5S", "JS", "KH", "AD", "4D", "7D"], ["3S", "6S", "QS", "JD", "AC", "4C", "7C"]]
+    deal = Deal(SAPT, hands, ["AH", "3D", "6D", "QD", "KD", "2C", "3C", "5C", "6C", "JC", "QC", "KC"], 3)
+    pos = naive_replay(deal, [])
+    whole = {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H", "JH"]}
+    legal = naive_legal(SAPT, pos, 0)
+    assert whole not in legal and len([a for a in legal if a["type"] == "use"]) == 9
+    state = deal.engine().state_json()
+    assert expected_reason(SAPT, state, 0, whole) == "no_card_to_discard"
+    assert expected_reason(SAPT, state, 0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}) is None
+    # reasons.md: no_valid_arrangement comes first, so an emptying use that cannot go down is that
+    short = dict(state, hands=[["2H", "KC"], *state["hands"][1:]])
+    assert expected_reason(SAPT, short, 0, {"type": "use", "cards": ["2H", "KC"]}) == "no_valid_arrangement"
+    short = dict(state, hands=[["2H", "3H"], *state["hands"][1:]])
+    assert expected_reason(SAPT, short, 0, {"type": "use", "cards": ["2H", "3H"]}) == "no_card_to_discard"
+    # with two seats an emptying use always reaches the target (RUL-1): the rule never applies
+    assert expected_reason(SA, dict(short, profile=SA.id), 0, {"type": "use", "cards": ["2H", "3H"]}) is None
+    cross_check(deal, [], 4)
+
+
+def test_rul_38_no_demand_is_opened_for_a_seat_with_an_empty_hand():
+    deal = Deal(SAPT, HEARTS_HANDS, HEARTS_STOCK, 3)
+    pos = naive_replay(deal, EMPTY_HAND_ACTIONS)
+    assert pos["hands"][0] == set() and pos["available"] == "JH" and pos["active"] == 0
+    # JH extends team 0's run, but a use would empty the hand at 8: only reject, and no demand
+    assert naive_legal(SAPT, pos, 0) == [{"type": "reject"}]
+    state = engine_at(deal, EMPTY_HAND_ACTIONS).state_json()
+    assert expected_reason(SAPT, state, 0, {"type": "use", "cards": []}) == "no_card_to_discard"
+    naive_apply(SAPT, pos, 0, {"type": "reject"})
+    assert pos["phase"] == "play" and (pos["available"], pos["active"], pos["fresh"]) == ("QD", 0, True)
+    cross_check(deal, EMPTY_HAND_ACTIONS, 4)
+
+
+def test_rul_38_the_team_pool_counts_for_the_target_and_the_taker_is_the_winner():
+    # a pool of 14 for team 1 and an empty-handed seat 3: a card that wins may be used alone
+    deal = Deal(SAPT, HEARTS_HANDS, HEARTS_STOCK, 3)
+    pos = naive_start(deal)
+    pos["exposed"][1] = {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "JS", "QS", "KS", "AC", "2C", "3C", "4C"}
+    pos["hands"][3], pos["active"], pos["available"], pos["fresh"], pos["starter"] = set(), 3, "5C", False, False
+    assert {"type": "use", "cards": []} in naive_legal(SAPT, pos, 3)
+    naive_apply(SAPT, pos, 3, {"type": "use", "cards": []})
+    assert pos["outcome"] == {"result": "win", "winner": 3, "how": "target_reached"}

@@ -273,3 +273,13 @@ def test_random_games_reach_every_ending():
         allowed = expected | ({"rummy"} if profile.data.get("going_rummy") else set())
         allowed |= {"forced_to_target"} if profile.data["forcing"]["own_fit"] != "none" else set()
         assert expected <= hows <= allowed, (profile_id, hows)
+
+
+def test_rul_41_a_partners_hand_is_never_shown_and_the_invariants_hold_round_the_table():
+    # a fixed pair of partnership games (the dealer seat 2, then seat 3), checked at every step
+    # whatever the Hypothesis draw: per-team turn invariant (RUL-37, RUL-38), the next seat
+    # (RUL-39), and observations that show no other seat's hand, the partner's included (RUL-41)
+    for seed, dealer in ((104, 2), (7, 3)):
+        _, actions, _, game = play(SAPT, seed, dealer)
+        assert len({seat for seat, _ in actions}) == 4
+        assert game.outcome.result in ("win", "draw")
