@@ -853,12 +853,20 @@ def test_rul_38_no_demand_is_opened_for_a_seat_with_an_empty_hand():
     cross_check(deal, EMPTY_HAND_ACTIONS, 4)
 
 
-def test_rul_38_the_team_pool_counts_for_the_target_and_the_taker_is_the_winner():
-    # a pool of 14 for team 1 and an empty-handed seat 3: a card that wins may be used alone
-    deal = Deal(SAPT, HEARTS_HANDS, HEARTS_STOCK, 3)
-    pos = naive_start(deal)
-    pos["exposed"][1] = {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "JS", "QS", "KS", "AC", "2C", "3C", "4C"}
-    pos["hands"][3], pos["active"], pos["available"], pos["fresh"], pos["starter"] = set(), 3, "5C", False, False
-    assert {"type": "use", "cards": []} in naive_legal(SAPT, pos, 3)
-    naive_apply(SAPT, pos, 3, {"type": "use", "cards": []})
-    assert pos["outcome"] == {"result": "win", "winner": 3, "how": "target_reached"}
+def test_rul_38_an_empty_hand_may_take_only_a_winning_card_and_then_a_demand_opens():
+    # sapt-0016: team 0 has 14 exposed and both partners' hands are empty; JH is passed to seat 0
+    hands = [["2H", "3H", "4H", "5H", "6H", "7H", "KC"], ["5S", "QS", "KH", "AD", "4D", "7D", "2C"], ["JS", "JC", "AS", "2S", "3S", "4S", "QC"], ["6S", "KS", "QH", "2D", "5D", "AC", "4C"]]
+    deal = Deal(SAPT, hands, ["AH", "JD", "JH", "7S", "3D", "6D", "QD", "KD", "3C", "5C", "6C", "7C"], 3)
+    actions = [
+        (0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}), (0, {"type": "discard", "card": "KC"}), (1, {"type": "reject"}), (1, {"type": "pass"}),
+        (2, {"type": "use", "cards": ["AS", "2S", "3S", "4S", "JS", "JC"]}), (2, {"type": "discard", "card": "QC"}), (3, {"type": "reject"}), (3, {"type": "pass"}),
+    ]
+    pos = naive_replay(deal, actions)
+    assert pos["hands"][0] == pos["hands"][2] == set() and len(pos["exposed"][0]) == 14 and pos["available"] == "JH"
+    # the use wins for the team, so it is legal with an empty hand; and a reject asks seat 1
+    assert naive_legal(SAPT, pos, 0) == [{"type": "use", "cards": []}, {"type": "reject"}]
+    rejected = naive_replay(deal, [*actions, (0, {"type": "reject"})])
+    assert rejected["phase"] == "decide" and naive_to_act(rejected) == [1]
+    naive_apply(SAPT, pos, 0, {"type": "use", "cards": []})
+    assert pos["outcome"] == {"result": "win", "winner": 0, "how": "target_reached"}
+    cross_check(deal, actions, 3)
