@@ -27,6 +27,7 @@ SAFD = load_profile("spielanleitung-52-v1")
 SATA = load_profile("spielanleitung-twice-around-v1")
 SANF = load_profile("spielanleitung-no-forcing-v1")
 SADM = load_profile("spielanleitung-discard-then-meld-v1")
+SAPT = load_profile("spielanleitung-partnership-v1")
 # Every shipped profile (discovered from the profile files), for the tests that loop over them.
 ALL_PROFILES = tuple(load_profile(p) for p in PROFILE_IDS)
 BY_ID = {p.id: p for p in ALL_PROFILES}
@@ -57,15 +58,47 @@ def suit_of(card: str) -> str:
     return card[-1]
 
 
+# --- seats and teams, from the profile data (RUL-36) ---------------------------------------------
+
+
+def seats(profile) -> int:
+    """The number of seats: `players` (2 unless the profile says otherwise)."""
+    return int(profile.data.get("players", 2))
+
+
+def partnerships(profile) -> bool:
+    return bool(profile.data.get("partnerships", False))
+
+
+def team_of(profile, seat: int) -> int:
+    """RUL-36: with partnerships, seats n and n + 2 are partners, team = seat mod 2; otherwise
+    every seat is its own team (the index of its exposed cards)."""
+    return seat % 2 if partnerships(profile) else seat
+
+
+def teams(profile) -> int:
+    """How many pools of exposed cards the state holds: one per team (per seat without partners)."""
+    return seats(profile) // 2 if partnerships(profile) else seats(profile)
+
+
+def members(profile, team: int) -> list[int]:
+    return [s for s in range(seats(profile)) if team_of(profile, s) == team]
+
+
+def next_seat(profile, seat: int) -> int:
+    """C-TURN-3 / C-TURN-5 with two seats the rival; SAPT-TURN-1 / RUL-39 the next seat."""
+    return (seat + 1) % seats(profile)
+
+
 # --- scripted deals ----------------------------------------------------------------------------
 
 
 def deal(profile, hands, top=(), dealer=0) -> Game:
     """A deal from explicit hands (as dealt) and the top of the stock; the rest of the stock follows
     in deck order (tests never reach it unless they say so)."""
-    used = set(hands[0]) | set(hands[1]) | set(top)
+    used = set().union(*map(set, hands)) | set(top)
     stock = list(top) + [c for c in all_cards(profile) if c not in used]
-    return Game.from_deal(profile, [list(hands[0]), list(hands[1])], stock, dealer)
+    return Game.from_deal(profile, [list(h) for h in hands], stock, dealer)
 
 
 def use(*cards: str) -> dict:
@@ -97,15 +130,14 @@ def decline() -> dict:
 
 
 def snapshot(game: Game):
-    """Everything observable about a game, deep-copied: full state, both observations, both
-    seats' legal actions, the history, the outcome."""
+    """Everything observable about a game, deep-copied: full state, every seat's observation and
+    legal actions, the history, the outcome."""
+    n = seats(game.profile)
     return copy.deepcopy(
         (
             game.state_json(),
-            game.observation(0),
-            game.observation(1),
-            game.legal_actions(0),
-            game.legal_actions(1),
+            [game.observation(s) for s in range(n)],
+            [game.legal_actions(s) for s in range(n)],
             game.history,
             game.phase,
             game.to_act,
@@ -131,7 +163,8 @@ def hand(game: Game, seat: int) -> list[str]:
 
 
 def exposed(game: Game, seat: int) -> list[str]:
-    return game.state_json()["exposed"][seat]
+    """The exposed cards of the seat's team (its own with two seats; the pool, SAPT-MELD-1)."""
+    return game.state_json()["exposed"][team_of(game.profile, seat)]
 
 
 def available(game: Game):
@@ -142,9 +175,10 @@ def places(game: Game) -> Counter:
     """How many times each card appears across every place of the full state."""
     state = game.state_json()
     found = Counter()
-    for seat in (0, 1):
-        found.update(state["hands"][seat])
-        found.update(state["exposed"][seat])
+    for cards in state["hands"]:
+        found.update(cards)
+    for cards in state["exposed"]:
+        found.update(cards)
     if state["available"] is not None:
         found[state["available"]["card"]] += 1
     found.update(state["stock"])
@@ -318,6 +352,20 @@ def naive_use_options(profile, exposed_cards, card, hand_cards) -> set[frozenset
     return options
 
 
+def naive_empty_hand_refused(profile, exposed_cards, hand_cards, chosen) -> bool:
+    """RUL-38 / SAPT-TURN-1 (partnership profiles only): a use that would leave the seat's hand
+    empty while its team's pool stays short of the target has no discard to follow it, so it must
+    not be made (`no_card_to_discard`)."""
+    if not partnerships(profile):
+        return False
+    return len(set(hand_cards) - set(chosen)) == 0 and len(exposed_cards) + 1 + len(chosen) != profile.data["target"]
+
+
+def naive_legal_uses(profile, exposed_cards, card, hand_cards) -> set[frozenset]:
+    """The uses that are legal actions: naive_use_options less those RUL-38 forbids."""
+    return {c for c in naive_use_options(profile, exposed_cards, card, hand_cards) if not naive_empty_hand_refused(profile, exposed_cards, hand_cards, c)}
+
+
 # --- the refusal rules, read from docs/rules/reasons.md ---------------------------------------------
 
 
@@ -350,10 +398,14 @@ def expected_reason(profile, state: dict, seat: int, action: dict):
     if phase != "play":
         return None
     card, revealed = state["available"]["card"], state["available"]["revealed"]
-    own, rival = state["exposed"][seat], state["exposed"][1 - seat]
+    # the seat's own melds are its team's pool (SAPT-MELD-1); the rival is the next seat (RUL-39)
+    own, rival = state["exposed"][team_of(profile, seat)], state["exposed"][team_of(profile, next_seat(profile, seat))]
     if kind == "use":
         # RUL-35: under discard_then_meld a use needing borrowing is refused with the same code
-        return None if naive_use_legal(profile, own, card, named) else "no_valid_arrangement"
+        if not naive_use_legal(profile, own, card, named):
+            return "no_valid_arrangement"
+        # RUL-38: next in precedence, a use leaving nothing to discard short of the target
+        return "no_card_to_discard" if naive_empty_hand_refused(profile, own, held, named) else None
     if kind == "reject" and revealed:
         return "cannot_reject_revealed"
     if kind == "pass" and not revealed:

@@ -22,6 +22,14 @@ docs/rules/ and sharing nothing with the engine but the profile YAML data:
   without borrowing under `meld_timing: discard_then_meld` (SADM-ARR-1 / RUL-35), and
   C-END-1 / C-END-3 / RUL-6 / RUL-24 (win at the target, "rummy" when the winner had nothing
   exposed before, draw on a reject with an empty stock);
+* with partnerships (spielanleitung-partnership-v1) the same rules read for four seats and two
+  teams: the deal in playing order from the seat after the dealer (SAPT-DEAL-1, RUL-36, RUL-37),
+  the starter offered to each seat in turn, still freshly revealed until it reaches the dealer,
+  whose reject reveals the next card for the first player (SAPT-OPEN-1, RUL-40), discards and
+  passed cards to the next seat and demands decided by it (SAPT-TURN-1, SAPT-FORCE-1, RUL-39),
+  one pool per team for fit, extension and the target (SAPT-MELD-1, SAPT-GOAL-1, RUL-38), and
+  the empty hand (RUL-38): no use leaving the hand empty short of the target, no demand for a
+  seat with an empty hand unless the card wins;
 * melds are judged with tests/helpers.py (naive_arrangeable, naive_fits_for_forcing,
   naive_use_options), a plain partition search, never with the engine's meld table;
 * a child position is never cloned: the naive perft replays the whole action sequence from the
@@ -45,7 +53,26 @@ from conquian_ref.engine.perft import divide, perft_counts
 from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
-from helpers import AA, ALL_PROFILES, BY_ID, SA, SADM, SAFD, SANF, SATA, TC, all_cards, expected_reason, naive_fits_for_forcing, naive_use_options
+from helpers import (
+    AA,
+    ALL_PROFILES,
+    BY_ID,
+    SA,
+    SADM,
+    SAFD,
+    SANF,
+    SAPT,
+    SATA,
+    TC,
+    all_cards,
+    expected_reason,
+    naive_fits_for_forcing,
+    naive_legal_uses,
+    next_seat,
+    seats,
+    team_of,
+    teams,
+)
 
 
 # --- the naive model, from the rule text ---------------------------------------------------------
@@ -59,15 +86,16 @@ def order_of(profile) -> dict[str, int]:
 def naive_deal(profile, deck_order: list[str], dealer: int) -> tuple[list[list[str]], list[str]]:
     """C-DEAL-1, RUL-10, RUL-15: packets of deal.packet_size, alternately, non-dealer first, from
     the top (index 0) of the deck order, until each seat holds deal.hand_size; the rest is the
-    stock, top first."""
+    stock, top first. SAPT-DEAL-1 / RUL-36: with four seats, in playing order from the seat
+    after the dealer (7 cards: three rounds of two, a last round of one)."""
     size, packet = profile.data["deal"]["hand_size"], profile.data["deal"]["packet_size"]
-    hands: list[list[str]] = [[], []]
-    seat, rest = 1 - dealer, list(deck_order)
-    while len(hands[0]) < size or len(hands[1]) < size:
+    hands: list[list[str]] = [[] for _ in range(seats(profile))]
+    seat, rest = next_seat(profile, dealer), list(deck_order)
+    while any(len(h) < size for h in hands):
         take = min(packet, size - len(hands[seat]))
         hands[seat] += rest[:take]
         rest = rest[take:]
-        seat = 1 - seat
+        seat = next_seat(profile, seat)
     return hands, rest
 
 
@@ -76,7 +104,7 @@ class Deal:
 
     def __init__(self, profile, hands, stock, dealer, deck_order=None):
         self.profile = profile
-        self.hands = [list(hands[0]), list(hands[1])]
+        self.hands = [list(h) for h in hands]
         self.stock = list(stock)
         self.dealer = dealer
         self.deck_order = deck_order
@@ -96,18 +124,20 @@ class Deal:
 
 def naive_start(deal: Deal) -> dict:
     """The position right after the deal: the exchange (TC-XCH-1) if the profile has one, else
-    the opening card revealed for the non-dealer (AA-OPEN-1)."""
+    the opening card revealed for the non-dealer (AA-OPEN-1), the seat after the dealer."""
+    profile = deal.profile
     pos = {
+        "profile": profile,
         "dealer": deal.dealer,
-        "hands": [set(deal.hands[0]), set(deal.hands[1])],
-        "exposed": [set(), set()],
+        "hands": [set(h) for h in deal.hands],
+        "exposed": [set() for _ in range(teams(profile))],  # one per team (SAPT-MELD-1)
         "stock": list(deal.stock),
         "out": [],
         "available": None,
         "fresh": False,  # the available card was freshly revealed (C-TURN-5)
-        "active": 1 - deal.dealer,
+        "active": next_seat(profile, deal.dealer),
         "phase": "exchange",
-        "picks": [None, None],
+        "picks": [None] * seats(profile),
         "discarder": None,
         "pending": None,
         "outcome": None,
@@ -123,7 +153,7 @@ def _open(pos: dict) -> None:
     # TC-OPEN-1 / AA-OPEN-1 / RUL-7, SA-OPEN-1 / SA-DEAL-3 / RUL-20: the top stock card (the
     # starter) is revealed and offered to the non-dealer.
     pos["phase"] = "play"
-    pos["active"] = 1 - pos["dealer"]
+    pos["active"] = next_seat(pos["profile"], pos["dealer"])
     _reveal(pos)
     pos["starter"] = True
 
@@ -136,20 +166,31 @@ def _reveal(pos: dict) -> None:
 def naive_to_act(pos: dict) -> list[int]:
     phase = pos["phase"]
     if phase == "exchange":  # TC-XCH-1: both seats, in any order, until each has picked
-        return [s for s in (0, 1) if pos["picks"][s] is None]
+        return [s for s, pick in enumerate(pos["picks"]) if pick is None]
     if phase == "play":
         return [pos["active"]]
     if phase == "discard":
         return [pos["discarder"]]
-    if phase == "decide":  # AA-FORCE-1: the rival of the active player decides
-        return [1 - pos["active"]]
+    if phase == "decide":  # AA-FORCE-1: the rival of the active player decides (RUL-39: the next seat)
+        return [next_seat(pos["profile"], pos["active"])]
     return []  # C-END-4
 
 
 def _fits_own(profile, pos: dict, seat: int) -> bool:
     # C-ARR-4 / RUL-3 or SA-FORCE-2 / RUL-22 (forcing.fit): a player with no exposed cards has no
     # melds for a card to fit.
-    return naive_fits_for_forcing(profile, pos["exposed"][seat], pos["available"])
+    # SAPT-MELD-1: the seat's melds are its team's pool
+    return naive_fits_for_forcing(profile, pos["exposed"][team_of(profile, seat)], pos["available"])
+
+
+def _demand_opens(profile, pos: dict, seat: int) -> bool:
+    """SA-FORCE-1 / AA-FORCE-1 (forcing.own_fit: rival_option): a reject or pass of a card fitting
+    the active seat's melds first asks the rival; RUL-38: not for a seat with an empty hand,
+    unless the card would win for its team."""
+    if profile.data["forcing"]["own_fit"] != "rival_option" or not _fits_own(profile, pos, seat):
+        return False
+    wins = len(pos["exposed"][team_of(profile, seat)]) + 1 == profile.data["target"]
+    return bool(pos["hands"][seat]) or wins
 
 
 def naive_legal(profile, pos: dict, seat: int) -> list[dict]:
@@ -166,11 +207,11 @@ def naive_legal(profile, pos: dict, seat: int) -> list[dict]:
     if phase == "decide":  # AA-FORCE-1, RUL-14: force or decline
         return [{"type": "force"}, {"type": "decline"}]
     forcing = profile.data["forcing"]
-    card, rival = pos["available"], 1 - seat
+    card, rival = pos["available"], team_of(profile, next_seat(profile, seat))
     acts = []
     # C-TURN-2 / RUL-16: one use per set of hand cards that can go down with the card (placed as
-    # the melds lie under discard_then_meld, RUL-35)
-    for chosen in naive_use_options(profile, pos["exposed"][seat], card, hand):
+    # the melds lie under discard_then_meld, RUL-35), not one leaving nothing to discard (RUL-38)
+    for chosen in naive_legal_uses(profile, pos["exposed"][team_of(profile, seat)], card, hand):
         acts.append({"type": "use", "cards": sorted(chosen, key=order.get)})
     # C-TURN-4 / C-TURN-5: a fresh card is passed, a rival's card rejected; TC-FORCE-2 forbids
     # both for a card fitting one's own melds (AA-FORCE-1 lets it through, to a decision)
@@ -199,43 +240,46 @@ def naive_apply(profile, pos: dict, seat: int, action: dict) -> None:
         # C-TURN-2: the card and the named hand cards are exposed together
         # RUL-24 / SA-END-3: under going_rummy a win by a seat that had nothing exposed before
         # this use is "rummy" (all its cards went down in one action)
-        rummy = profile.data.get("going_rummy", False) and not pos["exposed"][seat]
+        team = team_of(profile, seat)
+        rummy = profile.data.get("going_rummy", False) and not pos["exposed"][team]
         pos["hands"][seat] -= set(action["cards"])
-        pos["exposed"][seat] |= set(action["cards"])
+        pos["exposed"][team] |= set(action["cards"])
         _take(profile, pos, seat, "rummy" if rummy else "target_reached")
     elif kind == "discard":
-        # C-TURN-3: the discard is offered to the other seat, whose turn begins
+        # C-TURN-3: the discard is offered to the other seat (RUL-39: the next), whose turn begins
         pos["hands"][seat].discard(action["card"])
         pos["available"], pos["fresh"] = action["card"], False
-        pos["active"], pos["phase"], pos["discarder"] = 1 - seat, "play", None
+        pos["active"], pos["phase"], pos["discarder"] = next_seat(profile, seat), "play", None
     elif kind in ("reject", "pass"):
-        if forcing["own_fit"] == "rival_option" and _fits_own(profile, pos, seat):
+        if _demand_opens(profile, pos, seat):
             # AA-FORCE-1 / RUL-14: the rival first decides
             pos["phase"], pos["pending"] = "decide", kind
         elif kind == "reject":
             _reject(profile, pos)
         else:
-            _pass(pos)
+            _pass(profile, pos)
     elif kind == "force":
         # C-FORCE-1: alone onto the receiver's melds (RUL-11); in AA the receiver is the active
         # player (AA-FORCE-2), in TC the rival of the forcer (TC-FORCE-1)
-        receiver = pos["active"] if pos["phase"] == "decide" else 1 - seat
+        receiver = pos["active"] if pos["phase"] == "decide" else next_seat(profile, seat)
         pos["phase"], pos["pending"] = "play", None
         _take(profile, pos, receiver, "forced_to_target")
     elif kind == "decline":
         # RUL-14: the reject or pass takes place as declared
         declared = pos["pending"]
         pos["phase"], pos["pending"] = "play", None
-        _reject(profile, pos) if declared == "reject" else _pass(pos)
+        _reject(profile, pos) if declared == "reject" else _pass(profile, pos)
     else:  # pragma: no cover
         raise AssertionError(kind)
 
 
 def _take(profile, pos: dict, receiver: int, how: str) -> None:
-    # C-END-1 / RUL-6: the target wins at once; otherwise the receiver discards (C-TURN-3, RUL-5)
-    pos["exposed"][receiver].add(pos["available"])
+    # C-END-1 / RUL-6: the target wins at once; otherwise the receiver discards (C-TURN-3, RUL-5);
+    # SAPT-GOAL-1: the team's pool counts, and the receiver is named the winner
+    team = team_of(profile, receiver)
+    pos["exposed"][team].add(pos["available"])
     pos["available"], pos["fresh"], pos["starter"] = None, False, False
-    if len(pos["exposed"][receiver]) == profile.data["target"]:
+    if len(pos["exposed"][team]) == profile.data["target"]:
         pos["phase"], pos["outcome"] = "over", {"result": "win", "winner": receiver, "how": how}
     else:
         pos["phase"], pos["discarder"] = "discard", receiver
@@ -244,11 +288,12 @@ def _take(profile, pos: dict, receiver: int, how: str) -> None:
 def _reject(profile, pos: dict) -> None:
     # C-TURN-4: out of play, the next card revealed for the same seat; C-END-3: none left, a draw.
     # SA-OPEN-1 / RUL-20: the dealer's reject of the starter (after the non-dealer passed it)
-    # reveals the next card for the non-dealer instead.
+    # reveals the next card for the non-dealer instead; RUL-40: with four seats the dealer's
+    # reject of the starter (after the other three passed it) reveals it for the first player.
     pos["out"].append(pos["available"])
     pos["available"] = None
     if pos["starter"] and profile.data["opening"]["style"] == "offered_to_both_then_draw":
-        pos["active"] = 1 - pos["dealer"]
+        pos["active"] = next_seat(profile, pos["dealer"])
     pos["starter"] = False
     if not pos["stock"]:
         pos["phase"], pos["outcome"] = "over", {"result": "draw", "winner": None, "how": "stock_exhausted"}
@@ -256,10 +301,12 @@ def _reject(profile, pos: dict) -> None:
         _reveal(pos)
 
 
-def _pass(pos: dict) -> None:
-    # C-TURN-5: the card goes to the rival, no longer fresh; no discard
-    pos["active"] = 1 - pos["active"]
-    pos["fresh"] = False
+def _pass(profile, pos: dict) -> None:
+    # C-TURN-5: the card goes to the rival (RUL-39: the next seat), no longer fresh; no discard.
+    # RUL-40: the starter stays freshly revealed while it goes round, until it reaches the dealer
+    # (with two seats the rival of the first player is the dealer, so it is never fresh there).
+    pos["active"] = next_seat(profile, pos["active"])
+    pos["fresh"] = pos["fresh"] and pos["starter"] and pos["active"] != pos["dealer"]
 
 
 def canonical(profile, action: dict) -> dict:
@@ -482,14 +529,16 @@ def seeded_positions(profile, seed: int, dealer: int) -> tuple[Deal, dict[str, l
 # games are slower to count naively) get, in the quick run, two seeds each chosen so that
 # between them they reach a passed starter (RUL-20) and a force decision (SA-FORCE-1, RUL-22;
 # in the 52-card deck, where extending a meld is rarer, only seed 10 has one), and seeds 1-4 as
-# well under the "deep" Hypothesis settings profile (tests/conftest.py).
+# well under the "deep" Hypothesis settings profile (tests/conftest.py). The partnership profile
+# (the dealer is seed mod 4) gets seed 10 alone, which reaches both a starter passed round to
+# the dealer (RUL-40) and a demand decided by the next seat (RUL-39).
 DEEP = settings().max_examples >= 400
-QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SANF.id: (1, 3), SADM.id: (2, 3)}
+QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SANF.id: (1, 3), SADM.id: (2, 3), SAPT.id: (10,)}
 FIXED = [(profile, seed, seed % 2) for profile in (TC, AA) for seed in (1, 2, 3, 4)]
 for _profile in ALL_PROFILES:
     if _profile.id in QUICK_SEEDS:
         _seeds = sorted(set(QUICK_SEEDS[_profile.id]) | ({1, 2, 3, 4} if DEEP else set()))
-        FIXED += [(_profile, seed, seed % 2) for seed in _seeds]
+        FIXED += [(_profile, seed, seed % seats(_profile)) for seed in _seeds]
 
 
 @pytest.mark.parametrize("profile, seed, dealer", FIXED, ids=[f"{p.id}-seed{s}" for p, s, _ in FIXED])
@@ -512,11 +561,13 @@ def test_fixed_positions_cover_every_kind_of_position():
         assert kinds[profile.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses", "force_decision"}, profile.id
     assert kinds[SANF.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses"}
     assert "force_decision" not in kinds[SANF.id]  # SANF-FORCE-1: no demand ever
+    # SAPT-OPEN-1 / RUL-40: the starter round to the dealer; SAPT-FORCE-1 / RUL-39: the demand
+    assert kinds[SAPT.id] >= {"start", "opening", "starter_passed", "after_use", "force_decision"}
 
 
 def scripted_deal(profile, hands, top, dealer) -> Deal:
     """Hands as dealt and the top of the stock; the rest of the stock follows in deck order."""
-    used = set(hands[0]) | set(hands[1]) | set(top)
+    used = set().union(*map(set, hands)) | set(top)
     return Deal(profile, hands, list(top) + [c for c in all_cards(profile) if c not in used], dealer)
 
 
@@ -686,3 +737,136 @@ def test_rul_18_the_deal_is_in_packets_of_two():
     assert hands[0] == [order[i] for i in (2, 3, 6, 7, 10, 11, 14, 15, 18, 19)]
     assert stock == order[20:]
     assert [sorted(h) for h in Game.from_deck(SA, order, 0).state_json()["hands"]] == [sorted(h) for h in hands]
+
+
+# --- (d) fixed positions pinning the partnership rules (spielanleitung-partnership-v1) ---------------
+#
+# Scripted deals with seat 3 dealing, so seat 0 is the first player; the positions are those of
+# the scenarios sapt-0003, sapt-0010, sapt-0012 and sapt-0013, replayed in the naive model.
+
+# sapt-0003: every hand holds seven ranks A to 7 that never meld; the stock is all court cards
+NO_MELD_HANDS = [
+    ["AH", "2D", "3C", "4S", "5H", "6D", "7C"],
+    ["AD", "2C", "3S", "4H", "5D", "6C", "7S"],
+    ["AC", "2S", "3H", "4D", "5C", "6S", "7H"],
+    ["AS", "2H", "3D", "4C", "5S", "6H", "7D"],
+]
+NO_MELD_STOCK = ["JS", "QH", "KD", "JC", "QS", "KH", "JD", "QC", "KS", "JH", "QD", "KC"]
+# sapt-0010: team 0's pool 5D 6D 7D, then JD revealed for seat 2
+DEMAND_HANDS = [
+    ["5D", "6D", "AS", "2H", "3C", "4S", "KC"],
+    ["AD", "2C", "3S", "4H", "5C", "7S", "JC"],
+    ["AC", "2S", "3H", "4C", "6H", "7C", "KD"],
+    ["5S", "JS", "AH", "7H", "KH", "2D", "QD"],
+]
+DEMAND_STOCK = ["7D", "QS", "JD", "6S", "KS", "5H", "JH", "QH", "3D", "4D", "6C", "QC"]
+DEMAND_ACTIONS = [(0, {"type": "use", "cards": ["5D", "6D"]}), (0, {"type": "discard", "card": "KC"}), (1, {"type": "reject"}), (1, {"type": "pass"}), (2, {"type": "reject"})]
+# sapt-0012 / sapt-0013: seat 0 holds the hearts 2H to 7H and one more card, the starter is AH
+HEARTS_HANDS = [
+    ["2H", "3H", "4H", "5H", "6H", "7H", "KC"],
+    ["4S", "2C", "7D", "AS", "6C", "JS", "KH"],
+    ["JC", "2D", "3S", "QH", "7S", "5D", "AC"],
+    ["2S", "6S", "AD", "4D", "7C", "KS", "3C"],
+]
+HEARTS_STOCK = ["AH", "QS", "KD", "JH", "QD", "5S", "3D", "6D", "JD", "4C", "5C", "QC"]
+EMPTY_HAND_ACTIONS = [
+    (0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}), (0, {"type": "discard", "card": "KC"}),
+    (1, {"type": "reject"}), (1, {"type": "pass"}), (2, {"type": "reject"}), (2, {"type": "pass"}), (3, {"type": "reject"}), (3, {"type": "pass"}),
+]
+
+
+def test_rul_36_the_deal_goes_round_in_playing_order_from_the_seat_after_the_dealer():
+    # SAPT-DEAL-1's example: seat 3 deals; seat 0 gets d0 d1, d8 d9, d16 d17, d24; ...; d28 is the starter
+    order = all_cards(SAPT)
+    hands, stock = naive_deal(SAPT, order, 3)
+    assert hands[0] == [order[i] for i in (0, 1, 8, 9, 16, 17, 24)]
+    assert hands[1] == [order[i] for i in (2, 3, 10, 11, 18, 19, 25)]
+    assert hands[2] == [order[i] for i in (4, 5, 12, 13, 20, 21, 26)]
+    assert hands[3] == [order[i] for i in (6, 7, 14, 15, 22, 23, 27)]
+    assert stock == order[28:] and len(stock) == 12
+    pos = naive_start(Deal.from_deck(SAPT, order, 3))
+    assert pos["available"] == order[28] and pos["active"] == 0 and pos["fresh"]
+    assert [sorted(h) for h in Game.from_deck(SAPT, order, 3).state_json()["hands"]] == [sorted(h) for h in hands]
+
+
+def test_rul_40_the_starter_goes_round_fresh_to_the_dealer_whose_reject_reveals_for_the_first_player():
+    deal = Deal(SAPT, NO_MELD_HANDS, NO_MELD_STOCK, 3)
+    pos = naive_replay(deal, [])
+    for seat in (0, 1, 2):
+        assert naive_to_act(pos) == [seat] and pos["fresh"]
+        assert naive_legal(SAPT, pos, seat) == [{"type": "pass"}]  # cannot_reject_revealed
+        naive_apply(SAPT, pos, seat, {"type": "pass"})
+    # at the dealer it is a card passed on: use or reject, never pass (cannot_pass_rival_card)
+    assert naive_to_act(pos) == [3] and not pos["fresh"] and naive_legal(SAPT, pos, 3) == [{"type": "reject"}]
+    naive_apply(SAPT, pos, 3, {"type": "reject"})
+    assert (pos["available"], pos["active"], pos["fresh"], pos["out"]) == ("QH", 0, True, ["JS"])
+    cross_check(deal, [], 4)
+    cross_check(deal, [(0, {"type": "pass"}), (1, {"type": "pass"}), (2, {"type": "pass"})], 3)
+
+
+def test_rul_39_a_demand_is_decided_by_the_next_seat_and_a_discard_goes_to_it():
+    deal = Deal(SAPT, DEMAND_HANDS, DEMAND_STOCK, 3)
+    pos = naive_replay(deal, DEMAND_ACTIONS)
+    assert (pos["available"], pos["active"], pos["exposed"]) == ("JD", 2, [{"5D", "6D", "7D"}, set()])
+    naive_apply(SAPT, pos, 2, {"type": "pass"})
+    assert pos["phase"] == "decide" and naive_to_act(pos) == [3]
+    assert expected_reason(SAPT, engine_at(deal, [*DEMAND_ACTIONS, (2, {"type": "pass"})]).state_json(), 1, {"type": "force"}) == "not_your_turn"
+    naive_apply(SAPT, pos, 3, {"type": "force"})
+    assert pos["phase"] == "discard" and naive_to_act(pos) == [2] and pos["exposed"][0] == {"5D", "6D", "7D", "JD"}
+    naive_apply(SAPT, pos, 2, {"type": "discard", "card": "KD"})
+    assert (pos["available"], pos["active"]) == ("KD", 3)
+    cross_check(deal, DEMAND_ACTIONS, 4)
+    cross_check(deal, [*DEMAND_ACTIONS, (2, {"type": "pass"})], 4)
+
+
+def test_rul_38_a_use_leaving_nothing_to_discard_short_of_the_target_is_not_legal():
+    # sapt-0012: seat 0 holds 2H to 7H and JH, the starter AH; all eight in one run would be 8 < 15
+    hands = [["2H", "3H", "4H", "5H", "6H", "7H", "JH"], ["AS", "4S", "7S", "KS", "QH", "2D", "5D"], ["2S", "5S", "JS", "KH", "AD", "4D", "7D"], ["3S", "6S", "QS", "JD", "AC", "4C", "7C"]]
+    deal = Deal(SAPT, hands, ["AH", "3D", "6D", "QD", "KD", "2C", "3C", "5C", "6C", "JC", "QC", "KC"], 3)
+    pos = naive_replay(deal, [])
+    whole = {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H", "JH"]}
+    legal = naive_legal(SAPT, pos, 0)
+    assert whole not in legal and len([a for a in legal if a["type"] == "use"]) == 9
+    state = deal.engine().state_json()
+    assert expected_reason(SAPT, state, 0, whole) == "no_card_to_discard"
+    assert expected_reason(SAPT, state, 0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}) is None
+    # reasons.md: no_valid_arrangement comes first, so an emptying use that cannot go down is that
+    short = dict(state, hands=[["2H", "KC"], *state["hands"][1:]])
+    assert expected_reason(SAPT, short, 0, {"type": "use", "cards": ["2H", "KC"]}) == "no_valid_arrangement"
+    short = dict(state, hands=[["2H", "3H"], *state["hands"][1:]])
+    assert expected_reason(SAPT, short, 0, {"type": "use", "cards": ["2H", "3H"]}) == "no_card_to_discard"
+    # with two seats an emptying use always reaches the target (RUL-1): the rule never applies
+    assert expected_reason(SA, dict(short, profile=SA.id), 0, {"type": "use", "cards": ["2H", "3H"]}) is None
+    cross_check(deal, [], 4)
+
+
+def test_rul_38_no_demand_is_opened_for_a_seat_with_an_empty_hand():
+    deal = Deal(SAPT, HEARTS_HANDS, HEARTS_STOCK, 3)
+    pos = naive_replay(deal, EMPTY_HAND_ACTIONS)
+    assert pos["hands"][0] == set() and pos["available"] == "JH" and pos["active"] == 0
+    # JH extends team 0's run, but a use would empty the hand at 8: only reject, and no demand
+    assert naive_legal(SAPT, pos, 0) == [{"type": "reject"}]
+    state = engine_at(deal, EMPTY_HAND_ACTIONS).state_json()
+    assert expected_reason(SAPT, state, 0, {"type": "use", "cards": []}) == "no_card_to_discard"
+    naive_apply(SAPT, pos, 0, {"type": "reject"})
+    assert pos["phase"] == "play" and (pos["available"], pos["active"], pos["fresh"]) == ("QD", 0, True)
+    cross_check(deal, EMPTY_HAND_ACTIONS, 4)
+
+
+def test_rul_38_an_empty_hand_may_take_only_a_winning_card_and_then_a_demand_opens():
+    # sapt-0016: team 0 has 14 exposed and both partners' hands are empty; JH is passed to seat 0
+    hands = [["2H", "3H", "4H", "5H", "6H", "7H", "KC"], ["5S", "QS", "KH", "AD", "4D", "7D", "2C"], ["JS", "JC", "AS", "2S", "3S", "4S", "QC"], ["6S", "KS", "QH", "2D", "5D", "AC", "4C"]]
+    deal = Deal(SAPT, hands, ["AH", "JD", "JH", "7S", "3D", "6D", "QD", "KD", "3C", "5C", "6C", "7C"], 3)
+    actions = [
+        (0, {"type": "use", "cards": ["2H", "3H", "4H", "5H", "6H", "7H"]}), (0, {"type": "discard", "card": "KC"}), (1, {"type": "reject"}), (1, {"type": "pass"}),
+        (2, {"type": "use", "cards": ["AS", "2S", "3S", "4S", "JS", "JC"]}), (2, {"type": "discard", "card": "QC"}), (3, {"type": "reject"}), (3, {"type": "pass"}),
+    ]
+    pos = naive_replay(deal, actions)
+    assert pos["hands"][0] == pos["hands"][2] == set() and len(pos["exposed"][0]) == 14 and pos["available"] == "JH"
+    # the use wins for the team, so it is legal with an empty hand; and a reject asks seat 1
+    assert naive_legal(SAPT, pos, 0) == [{"type": "use", "cards": []}, {"type": "reject"}]
+    rejected = naive_replay(deal, [*actions, (0, {"type": "reject"})])
+    assert rejected["phase"] == "decide" and naive_to_act(rejected) == [1]
+    naive_apply(SAPT, pos, 0, {"type": "use", "cards": []})
+    assert pos["outcome"] == {"result": "win", "winner": 0, "how": "target_reached"}
+    cross_check(deal, actions, 3)
