@@ -101,9 +101,9 @@ def test_unreachable_mutants_say_why():
         r"AA-MELD-1", r"RUL-5", r"RUL-6", r"C-END-1", r"C-END-2", r"C-END-3", r"C-END-4", r"RUL-9", r"C-OBS-1",
         r"AA-MATCH-1", r"TC-MATCH-1",
         # the Spielanleitung profiles: the two offers, demands by extension, the placement of
-        # discard-then-meld, going rummy, the pot, and the four seats
+        # discard-then-meld, going rummy, the pot, the four seats and the duplicate cards
         r"SA-OPEN-1", r"SA-FORCE-2", r"SADM-ARR-1", r"SA-END-3", r"SA-MATCH-2", r"SAPT-TURN-1",
-        r"SAPT-FORCE-1", r"SAPT-MATCH-1",
+        r"SAPT-FORCE-1", r"SAPT-MATCH-1", r"SATD-SET-1", r"RUL-34",
     ],
 )
 def test_every_rule_area_has_a_mutant(area):
