@@ -63,10 +63,10 @@ def deck_cards(profile) -> list[str]:
 
 def minus(cards, taken) -> tuple:
     """The multiset `cards` less `taken` (one copy per mention), as a sorted tuple (RUL-34)."""
-    rest = Counter(cards)
-    rest.subtract(taken)
-    assert min(rest.values(), default=0) >= 0, (cards, taken)
-    return tuple(sorted(rest.elements()))
+    rest = sorted(cards)
+    for card in taken:
+        rest.remove(card)  # a ValueError when `taken` is not part of `cards`
+    return tuple(rest)
 
 
 def rank_of(card: str) -> str:
@@ -215,8 +215,7 @@ def is_set(profile, cards) -> bool:
     `melds.set_suits: distinct`; under `any` (SATD-SET-1 / RUL-33) of any suits, identical cards
     included (7H 7H 7S)."""
     cards = list(cards)
-    suits_rule = profile.data["melds"].get("set_suits", "distinct")
-    assert suits_rule in ("distinct", "any"), suits_rule
+    suits_rule = profile.data["melds"].get("set_suits", "distinct")  # distinct or any
     return (
         len(cards) in profile.data["melds"]["set_sizes"]
         and len({rank_of(c) for c in cards}) == 1
@@ -258,6 +257,8 @@ def naive_arrangeable(profile, cards) -> bool:
 
     The cards are a multiset (RUL-34: two identical copies count twice); with identical cards the
     same block may come out of `combinations` more than once and is tried once."""
+    if copies(profile) == 1:  # a deck of one copy: the plain set enumeration, as before RUL-34
+        return _arrangeable_one_copy(profile, cards)
     cards = tuple(sorted(cards))
     key = (profile.id, cards)
     if key in _ARRANGEABLE:
@@ -292,6 +293,9 @@ def naive_partitions(profile, cards):
     """Every partition of the multiset of cards into melds (C-ARR-1, RUL-34), as a list of sorted
     tuples, by the same plain enumeration as naive_arrangeable (the first card's block, then the
     rest); no memo."""
+    if copies(profile) == 1:  # the plain set enumeration (blocks as frozensets), as before RUL-34
+        yield from _partitions_one_copy(profile, cards)
+        return
     cards = tuple(sorted(cards))
     if not cards:
         yield []
@@ -306,6 +310,56 @@ def naive_partitions(profile, cards):
                     continue
                 seen.add(block)
                 for rest in naive_partitions(profile, minus(others, block[1:])):
+                    yield [block, *rest]
+
+
+
+def _arrangeable_one_copy(profile, cards) -> bool:
+    """naive_arrangeable for a deck of one copy of each card (cards as a set). C-ARR-1: the cards can be partitioned into melds. A plain enumeration of partitions: the
+    first card's block is any subset of the other cards that makes a meld with it, and the rest is
+    partitioned the same way. Since a meld is a set (one rank) or a run (one suit), only the cards
+    sharing the first card's rank or suit are tried as its companions."""
+    cards = frozenset(cards)
+    key = (profile.id, cards)
+    if key in _ARRANGEABLE:
+        return _ARRANGEABLE[key]
+    if not cards:
+        return True
+    first, *others = sorted(cards)
+    result = False
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                if is_meld(profile, (first, *block)) and _arrangeable_one_copy(profile, cards - {first, *block}):
+                    result = True
+                    break
+            if result:
+                break
+        if result:
+            break
+    if len(_ARRANGEABLE) > 500_000:
+        _ARRANGEABLE.clear()
+    _ARRANGEABLE[key] = result
+    return result
+
+
+def _partitions_one_copy(profile, cards):
+    """naive_partitions for a deck of one copy. Every partition of the cards into melds (C-ARR-1), as a list of frozensets, by the same
+    plain enumeration as naive_arrangeable (the first card's block, then the rest); no memo."""
+    cards = frozenset(cards)
+    if not cards:
+        yield []
+        return
+    first, *others = sorted(cards)
+    seen = set()
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                block = frozenset((first, *block))
+                if block in seen or not is_meld(profile, block):
+                    continue
+                seen.add(block)
+                for rest in _partitions_one_copy(profile, cards - block):
                     yield [block, *rest]
 
 
@@ -385,6 +439,15 @@ def naive_use_multisets(profile, exposed_cards, card, hand_cards) -> set[tuple]:
     three, a run's window of three); so the other hand cards are in no option. This keeps the
     14-card hands of twice-around (RUL-31) and two decks (RUL-32) from trying 2^14 subsets at
     every offer. Identical hand cards are grouped: a card held k times goes down 0..k times."""
+    if copies(profile) == 1:  # as before RUL-34: subsets of the pruned hand
+        pool = set(exposed_cards) | {card} | set(hand_cards)
+        hand_cards = sorted(h for h in hand_cards if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(pool - {h}), 2)))
+        return {
+            chosen
+            for size in range(len(hand_cards) + 1)
+            for chosen in combinations(hand_cards, size)
+            if naive_use_legal(profile, exposed_cards, card, chosen)
+        }
     pool = [*exposed_cards, card, *hand_cards]
     held = Counter(hand_cards)
     tried = sorted(h for h in held if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(minus(pool, [h])), 2)))
