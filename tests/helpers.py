@@ -5,6 +5,11 @@ The meld functions here are written from the rule text (C-SET-1, C-RUN-1..3, TC-
 AA-RUN-1, SA-RUN-1 / RUL-29, C-ARR-1/2, C-ARR-4 / RUL-3, SA-FORCE-2 / RUL-22, SADM-ARR-1 /
 RUL-35), working on card *strings* and the profile's YAML data only, never on the engine's card
 indices or meld table, so the tests can cross-check the engine's solver against them.
+
+Card lists count copies (SATD-DECK-1, RUL-34: with `deck.copies: 2` every card is twice in the
+deck, both copies written alike): hands, exposed cards and uses are multisets (lists or sorted
+tuples), sets of one rank may hold identical cards under `melds.set_suits: any` (SATD-SET-1,
+RUL-33), a run never does. Decks of one copy keep the plain set enumeration they always had.
 """
 
 from __future__ import annotations

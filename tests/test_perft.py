@@ -544,9 +544,11 @@ def seeded_positions(profile, seed: int, dealer: int) -> tuple[Deal, dict[str, l
 # in the 52-card deck, where extending a meld is rarer, only seed 10 has one), and seeds 1-4 as
 # well under the "deep" Hypothesis settings profile (tests/conftest.py). The partnership profile
 # (the dealer is seed mod 4) gets seed 10 alone, which reaches both a starter passed round to
-# the dealer (RUL-40) and a demand decided by the next seat (RUL-39).
+# the dealer (RUL-40) and a demand decided by the next seat (RUL-39). The two-deck profile
+# (RUL-32 to RUL-34) gets seed 3, whose game reaches a passed starter and a force decision (some
+# 2 seconds).
 DEEP = settings().max_examples >= 400
-QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SANF.id: (1, 3), SADM.id: (2, 3), SAPT.id: (10,)}
+QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SANF.id: (1, 3), SADM.id: (2, 3), SAPT.id: (10,), "spielanleitung-two-decks-v1": (3,)}
 FIXED = [(profile, seed, seed % 2) for profile in (TC, AA) for seed in (1, 2, 3, 4)]
 for _profile in ALL_PROFILES:
     if _profile.id in QUICK_SEEDS:
@@ -570,7 +572,7 @@ def test_fixed_positions_cover_every_kind_of_position():
         kinds[profile.id] |= set(seeded_positions(profile, seed, dealer)[1])
     assert kinds[TC.id] >= {"start", "opening", "after_use", "several_uses", "force_onto_rival"}
     assert kinds[AA.id] >= {"start", "opening", "after_use", "several_uses", "force_decision"}
-    for profile in (SA, SAFD, SATA, SADM):  # SA-FORCE-1: the opponent's demand
+    for profile in (SA, SAFD, SATA, SADM, BY_ID["spielanleitung-two-decks-v1"]):  # SA-FORCE-1: the opponent's demand
         assert kinds[profile.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses", "force_decision"}, profile.id
     assert kinds[SANF.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses"}
     assert "force_decision" not in kinds[SANF.id]  # SANF-FORCE-1: no demand ever
