@@ -5,13 +5,18 @@ The meld functions here are written from the rule text (C-SET-1, C-RUN-1..3, TC-
 AA-RUN-1, SA-RUN-1 / RUL-29, C-ARR-1/2, C-ARR-4 / RUL-3, SA-FORCE-2 / RUL-22, SADM-ARR-1 /
 RUL-35), working on card *strings* and the profile's YAML data only, never on the engine's card
 indices or meld table, so the tests can cross-check the engine's solver against them.
+
+Card lists count copies (SATD-DECK-1, RUL-34: with `deck.copies: 2` every card is twice in the
+deck, both copies written alike): hands, exposed cards and uses are multisets (lists or sorted
+tuples), sets of one rank may hold identical cards under `melds.set_suits: any` (SATD-SET-1,
+RUL-33), a run never does. Decks of one copy keep the plain set enumeration they always had.
 """
 
 from __future__ import annotations
 
 import copy
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
 
@@ -48,6 +53,25 @@ def suits(profile) -> list[str]:
 def all_cards(profile) -> list[str]:
     """Every card of the profile's deck in letter notation, suit by suit, ranks low to high."""
     return [r + s for s in suits(profile) for r in ranks(profile)]
+
+
+def copies(profile) -> int:
+    """How many copies of each card the deck holds: `deck.copies` (1 unless the profile says
+    otherwise; 2 under SATD-DECK-1 / RUL-34, the two copies written alike)."""
+    return int(profile.data["deck"].get("copies", 1))
+
+
+def deck_cards(profile) -> list[str]:
+    """Every card of the deck as a multiset in deck order: each card `copies` times, side by side."""
+    return [c for c in all_cards(profile) for _ in range(copies(profile))]
+
+
+def minus(cards, taken) -> tuple:
+    """The multiset `cards` less `taken` (one copy per mention), as a sorted tuple (RUL-34)."""
+    rest = sorted(cards)
+    for card in taken:
+        rest.remove(card)  # a ValueError when `taken` is not part of `cards`
+    return tuple(rest)
 
 
 def rank_of(card: str) -> str:
@@ -96,8 +120,10 @@ def next_seat(profile, seat: int) -> int:
 def deal(profile, hands, top=(), dealer=0) -> Game:
     """A deal from explicit hands (as dealt) and the top of the stock; the rest of the stock follows
     in deck order (tests never reach it unless they say so)."""
-    used = set().union(*map(set, hands)) | set(top)
-    stock = list(top) + [c for c in all_cards(profile) if c not in used]
+    # RUL-34: counted by copies, so a two-deck stock holds what the hands and top leave of each card
+    rest = Counter(deck_cards(profile))
+    rest.subtract(Counter(c for h in hands for c in h) + Counter(top))
+    stock = list(top) + [c for c in all_cards(profile) for _ in range(rest[c])]
     return Game.from_deal(profile, [list(h) for h in hands], stock, dealer)
 
 
@@ -190,12 +216,15 @@ def places(game: Game) -> Counter:
 
 
 def is_set(profile, cards) -> bool:
-    """C-SET-1: 3 or 4 cards (the profile's set sizes) of one rank, all of different suits."""
+    """C-SET-1: 3 or 4 cards (the profile's set sizes) of one rank, all of different suits under
+    `melds.set_suits: distinct`; under `any` (SATD-SET-1 / RUL-33) of any suits, identical cards
+    included (7H 7H 7S)."""
     cards = list(cards)
+    suits_rule = profile.data["melds"].get("set_suits", "distinct")  # distinct or any
     return (
         len(cards) in profile.data["melds"]["set_sizes"]
         and len({rank_of(c) for c in cards}) == 1
-        and len({suit_of(c) for c in cards}) == len(cards)
+        and (suits_rule == "any" or len({suit_of(c) for c in cards}) == len(cards))
     )
 
 
@@ -203,7 +232,8 @@ def is_run(profile, cards) -> bool:
     """C-RUN-1..3, TC-RUN-1, AA-RUN-1, SA-RUN-1: at least run_min cards of one suit, consecutive
     in the profile's rank order (so 7 is next to 10 / J in a 40-card deck, 7 8 9 10 J in the
     52-card one), ace low, no wrap, at most run_max; run_max null (RUL-29) is no maximum, so up to
-    every rank of the suit. Ranks are compared as whole strings ("10" is one rank)."""
+    every rank of the suit. Ranks are compared as whole strings ("10" is one rank). One card of
+    each rank: two identical cards (two decks) repeat a position, so never a run (SATD-SET-1)."""
     cards = list(cards)
     melds = profile.data["melds"]
     if len(cards) < melds["run_min"]:
@@ -228,19 +258,30 @@ def naive_arrangeable(profile, cards) -> bool:
     """C-ARR-1: the cards can be partitioned into melds. A plain enumeration of partitions: the
     first card's block is any subset of the other cards that makes a meld with it, and the rest is
     partitioned the same way. Since a meld is a set (one rank) or a run (one suit), only the cards
-    sharing the first card's rank or suit are tried as its companions."""
-    cards = frozenset(cards)
+    sharing the first card's rank or suit are tried as its companions.
+
+    The cards are a multiset (RUL-34: two identical copies count twice); with identical cards the
+    same block may come out of `combinations` more than once and is tried once."""
+    if copies(profile) == 1:  # a deck of one copy: the plain set enumeration, as before RUL-34
+        return _arrangeable_one_copy(profile, cards)
+    cards = tuple(sorted(cards))
     key = (profile.id, cards)
     if key in _ARRANGEABLE:
         return _ARRANGEABLE[key]
     if not cards:
         return True
-    first, *others = sorted(cards)
+    first, *others = cards
+    twins = len(set(cards)) < len(cards)
     result = False
     for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        tried = set()
         for size in range(2, len(companions) + 1):
             for block in combinations(companions, size):
-                if is_meld(profile, (first, *block)) and naive_arrangeable(profile, cards - {first, *block}):
+                if twins:
+                    if block in tried:
+                        continue
+                    tried.add(block)
+                if is_meld(profile, (first, *block)) and naive_arrangeable(profile, minus(others, block)):
                     result = True
                     break
             if result:
@@ -254,7 +295,61 @@ def naive_arrangeable(profile, cards) -> bool:
 
 
 def naive_partitions(profile, cards):
-    """Every partition of the cards into melds (C-ARR-1), as a list of frozensets, by the same
+    """Every partition of the multiset of cards into melds (C-ARR-1, RUL-34), as a list of sorted
+    tuples, by the same plain enumeration as naive_arrangeable (the first card's block, then the
+    rest); no memo."""
+    if copies(profile) == 1:  # the plain set enumeration (blocks as frozensets), as before RUL-34
+        yield from _partitions_one_copy(profile, cards)
+        return
+    cards = tuple(sorted(cards))
+    if not cards:
+        yield []
+        return
+    first, *others = cards
+    seen = set()
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                block = (first, *block)
+                if block in seen or not is_meld(profile, block):
+                    continue
+                seen.add(block)
+                for rest in naive_partitions(profile, minus(others, block[1:])):
+                    yield [block, *rest]
+
+
+
+def _arrangeable_one_copy(profile, cards) -> bool:
+    """naive_arrangeable for a deck of one copy of each card (cards as a set). C-ARR-1: the cards can be partitioned into melds. A plain enumeration of partitions: the
+    first card's block is any subset of the other cards that makes a meld with it, and the rest is
+    partitioned the same way. Since a meld is a set (one rank) or a run (one suit), only the cards
+    sharing the first card's rank or suit are tried as its companions."""
+    cards = frozenset(cards)
+    key = (profile.id, cards)
+    if key in _ARRANGEABLE:
+        return _ARRANGEABLE[key]
+    if not cards:
+        return True
+    first, *others = sorted(cards)
+    result = False
+    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
+        for size in range(2, len(companions) + 1):
+            for block in combinations(companions, size):
+                if is_meld(profile, (first, *block)) and _arrangeable_one_copy(profile, cards - {first, *block}):
+                    result = True
+                    break
+            if result:
+                break
+        if result:
+            break
+    if len(_ARRANGEABLE) > 500_000:
+        _ARRANGEABLE.clear()
+    _ARRANGEABLE[key] = result
+    return result
+
+
+def _partitions_one_copy(profile, cards):
+    """naive_partitions for a deck of one copy. Every partition of the cards into melds (C-ARR-1), as a list of frozensets, by the same
     plain enumeration as naive_arrangeable (the first card's block, then the rest); no memo."""
     cards = frozenset(cards)
     if not cards:
@@ -269,24 +364,26 @@ def naive_partitions(profile, cards):
                 if block in seen or not is_meld(profile, block):
                     continue
                 seen.add(block)
-                for rest in naive_partitions(profile, cards - block):
+                for rest in _partitions_one_copy(profile, cards - block):
                     yield [block, *rest]
 
 
 def naive_fits(profile, exposed_cards, card) -> bool:
     """C-ARR-4: the card fits when the exposed cards plus it, with no hand card, are arrangeable."""
-    return naive_arrangeable(profile, set(exposed_cards) | {card})
+    return naive_arrangeable(profile, [*exposed_cards, card])
 
 
 def naive_extends(profile, exposed_cards, card) -> bool:
     """SA-FORCE-2 / RUL-22: some valid arrangement of the exposed cards has a meld M such that M
-    plus the card is a meld (a run one longer at either end, a set of three made four). Plain
-    enumeration of the partitions of the exposed cards; nothing exposed, nothing to extend."""
-    exposed_cards = frozenset(exposed_cards)
+    plus the card is a meld (a run one longer at either end, a set of three made four; under
+    RUL-33 any fourth card of the rank, the other copy of a card of the set included). Plain
+    enumeration of the partitions of the exposed cards (a multiset); nothing exposed, nothing to
+    extend."""
+    exposed_cards = tuple(exposed_cards)
     if not exposed_cards:
         return False
     return any(
-        is_meld(profile, meld | {card}) for arrangement in naive_partitions(profile, exposed_cards) for meld in arrangement
+        is_meld(profile, (*meld, card)) for arrangement in naive_partitions(profile, exposed_cards) for meld in arrangement
     )
 
 
@@ -297,7 +394,10 @@ def naive_placeable(profile, exposed_cards, new_cards) -> bool:
     """SADM-ARR-1 / RUL-35: the new cards (the taken card and the named hand cards) can be placed
     while the exposed cards stay as they lie: some partition of all the cards into melds in which
     the exposed part of every meld is either empty (a meld of new cards only) or itself a valid
-    meld (an exposed meld, maybe extended by new cards). Plain enumeration of partitions."""
+    meld (an exposed meld, maybe extended by new cards). Plain enumeration of partitions. Cards
+    are told apart by name here, so this reading is for decks of one copy (the only profile with
+    discard_then_meld, spielanleitung-discard-then-meld-v1, has one)."""
+    assert copies(profile) == 1, "naive_placeable reads a deck of one copy"
     exposed_cards, new_cards = frozenset(exposed_cards), frozenset(new_cards)
     key = (profile.id, exposed_cards, new_cards)
     if key not in _PLACEABLE:
@@ -305,7 +405,7 @@ def naive_placeable(profile, exposed_cards, new_cards) -> bool:
             _PLACEABLE.clear()
         # a placement is an arrangement of everything, so an unarrangeable whole fails at once
         _PLACEABLE[key] = naive_arrangeable(profile, exposed_cards | new_cards) and any(
-            all(not (meld & exposed_cards) or is_meld(profile, meld & exposed_cards) for meld in arrangement)
+            all(not (frozenset(meld) & exposed_cards) or is_meld(profile, frozenset(meld) & exposed_cards) for meld in arrangement)
             for arrangement in naive_partitions(profile, exposed_cards | new_cards)
         )
     return _PLACEABLE[key]
@@ -331,25 +431,44 @@ def naive_use_legal(profile, exposed_cards, card, chosen) -> bool:
     (RUL-35) only when the new cards can be placed without moving an exposed card."""
     if profile.data["meld_timing"] == "discard_then_meld":
         return naive_placeable(profile, exposed_cards, {card, *chosen})
-    return naive_arrangeable(profile, set(exposed_cards) | {card} | set(chosen))
+    return naive_arrangeable(profile, [*exposed_cards, card, *chosen])
+
+
+def naive_use_multisets(profile, exposed_cards, card, hand_cards) -> set[tuple]:
+    """C-TURN-2: every multiset of hand cards that may go down with the taken card, each as a
+    sorted tuple, listed once (RUL-34: both copies of a card held, a use may hold one or both).
+
+    Only hand cards that belong to some meld of three cards drawn from all the cards at hand
+    (exposed, taken, hand; one copy of the card itself set aside) are tried: a card that can go
+    down is in some meld, and every meld of a card holds a three-card meld of that card (a set's
+    three, a run's window of three); so the other hand cards are in no option. This keeps the
+    14-card hands of twice-around (RUL-31) and two decks (RUL-32) from trying 2^14 subsets at
+    every offer. Identical hand cards are grouped: a card held k times goes down 0..k times."""
+    if copies(profile) == 1:  # as before RUL-34: subsets of the pruned hand
+        pool = set(exposed_cards) | {card} | set(hand_cards)
+        hand_cards = sorted(h for h in hand_cards if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(pool - {h}), 2)))
+        return {
+            chosen
+            for size in range(len(hand_cards) + 1)
+            for chosen in combinations(hand_cards, size)
+            if naive_use_legal(profile, exposed_cards, card, chosen)
+        }
+    pool = [*exposed_cards, card, *hand_cards]
+    held = Counter(hand_cards)
+    tried = sorted(h for h in held if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(minus(pool, [h])), 2)))
+    options = set()
+    for counts in product(*(range(held[h] + 1) for h in tried)):
+        chosen = tuple(h for h, k in zip(tried, counts) for _ in range(k))
+        if naive_use_legal(profile, exposed_cards, card, chosen):
+            options.add(chosen)
+    return options
 
 
 def naive_use_options(profile, exposed_cards, card, hand_cards) -> set[frozenset]:
-    """C-TURN-2: every set of hand cards that may go down with the taken card.
-
-    Only hand cards that belong to some meld of three cards drawn from all the cards at hand
-    (exposed, taken, hand) are tried: a card that can go down is in some meld, and every meld of
-    a card holds a three-card meld of that card (a set's three, a run's window of three); so the
-    other hand cards are in no option. This keeps the 14-card hands of twice-around (RUL-31)
-    from trying 2^14 subsets at every offer."""
-    pool = set(exposed_cards) | {card} | set(hand_cards)
-    hand_cards = sorted(h for h in hand_cards if any(is_meld(profile, (h, *pair)) for pair in combinations(sorted(pool - {h}), 2)))
-    options = set()
-    for size in range(len(hand_cards) + 1):
-        for chosen in combinations(hand_cards, size):
-            if naive_use_legal(profile, exposed_cards, card, chosen):
-                options.add(frozenset(chosen))
-    return options
+    """C-TURN-2: every set of hand cards that may go down with the taken card (decks of one
+    copy, where a use is a set of cards; naive_use_multisets counts copies)."""
+    assert copies(profile) == 1, "a use is a multiset under two decks: naive_use_multisets"
+    return {frozenset(chosen) for chosen in naive_use_multisets(profile, exposed_cards, card, hand_cards)}
 
 
 def naive_empty_hand_refused(profile, exposed_cards, hand_cards, chosen) -> bool:
@@ -358,12 +477,13 @@ def naive_empty_hand_refused(profile, exposed_cards, hand_cards, chosen) -> bool
     not be made (`no_card_to_discard`)."""
     if not partnerships(profile):
         return False
-    return len(set(hand_cards) - set(chosen)) == 0 and len(exposed_cards) + 1 + len(chosen) != profile.data["target"]
+    return not minus(hand_cards, chosen) and len(exposed_cards) + 1 + len(chosen) != profile.data["target"]
 
 
-def naive_legal_uses(profile, exposed_cards, card, hand_cards) -> set[frozenset]:
-    """The uses that are legal actions: naive_use_options less those RUL-38 forbids."""
-    return {c for c in naive_use_options(profile, exposed_cards, card, hand_cards) if not naive_empty_hand_refused(profile, exposed_cards, hand_cards, c)}
+def naive_legal_uses(profile, exposed_cards, card, hand_cards) -> set[tuple]:
+    """The uses that are legal actions, as sorted tuples (multisets, RUL-34): naive_use_multisets
+    less those RUL-38 forbids."""
+    return {c for c in naive_use_multisets(profile, exposed_cards, card, hand_cards) if not naive_empty_hand_refused(profile, exposed_cards, hand_cards, c)}
 
 
 # --- the refusal rules, read from docs/rules/reasons.md ---------------------------------------------
@@ -391,9 +511,10 @@ def expected_reason(profile, state: dict, seat: int, action: dict):
             return "nothing_to_decline"
         if kind == "exchange":
             return "exchange_over" if profile.data["exchange"] else "not_in_profile"
-    held = set(state["hands"][seat])
+    # RUL-34: a card named more often than the hand holds it is not in hand
+    held = Counter(state["hands"][seat])
     named = [action["card"]] if "card" in action else list(action.get("cards", []))
-    if any(card not in held for card in named):
+    if any(n > held[c] for c, n in Counter(named).items()):
         return "card_not_in_hand"
     if phase != "play":
         return None

@@ -10,7 +10,8 @@ towards big uses, so that wins happen as well as draws). At every step:
 * that reason is the one docs/rules/reasons.md gives (helpers.expected_reason, an independent
   reading of the refusal rules and their precedence, judging melds with the naive solver), and
   the non-use legal actions are exactly those it allows;
-* every card of the deck is in exactly one place (hands, exposed, available, stock, out of play);
+* every card of the deck is in exactly one place (hands, exposed, available, stock, out of play),
+  each of its `deck.copies` copies (SATD-DECK-1, RUL-34: with two decks every card twice);
 * each seat's (each team's, SAPT-MELD-1) exposed cards can be arranged (C-ARR-1), checked with
   the naive partition search;
 * after every completed turn, hand + exposed == hand size (C-END-1's invariant, RUL-1); with
@@ -42,7 +43,7 @@ from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 
-from helpers import ALL_PROFILES, BY_ID, SAPT, all_cards, choose, expected_reason, members, naive_arrangeable, naive_legal_uses, places, seats, team_of, teams
+from helpers import ALL_PROFILES, BY_ID, SAPT, all_cards, choose, copies, expected_reason, members, naive_arrangeable, naive_legal_uses, places, seats, team_of, teams
 
 TYPES = ("exchange", "use", "reject", "pass", "force", "decline", "discard")
 
@@ -61,6 +62,11 @@ def candidates(rng: random.Random, game: Game, seat: int) -> list[dict]:
         if own:
             acts.append({"type": "use", "cards": rng.sample(own, rng.randint(1, min(len(own), 5)))})
     acts.append({"type": "use", "cards": own[:1] + rng.sample(not_own, 1)})
+    # RUL-34 (two decks): a card named twice, legal only when both copies are held (refused
+    # card_not_in_hand when one is); a third mention is malformed input, not tried here
+    held = Counter(own)
+    for card in rng.sample(sorted(held), min(3, len(held))) if copies(game.profile) > 1 else ():
+        acts.append({"type": "use", "cards": [card, card]})
     return acts
 
 
@@ -95,13 +101,14 @@ def check_invariants(game: Game, seen_exposed, seen_out) -> None:
     state = game.state_json()
     # every card in exactly one place
     counts = places(game)
-    assert counts == Counter({c: 1 for c in all_cards(profile)}), "a card is lost or doubled"
+    assert counts == Counter({c: copies(profile) for c in all_cards(profile)}), "a card is lost or doubled"
     assert len(state["hands"]) == seats(profile) and len(state["exposed"]) == teams(profile)
     # C-ARR-1: exposed cards always arrangeable; C-ARR-3: never leave; C-TURN-7: out of play stays
     for team in range(teams(profile)):
         assert naive_arrangeable(profile, state["exposed"][team])
-        assert seen_exposed[team] <= set(state["exposed"][team])
-        seen_exposed[team] = set(state["exposed"][team])
+        now = Counter(state["exposed"][team])  # a multiset (RUL-34)
+        assert not seen_exposed[team] - now
+        seen_exposed[team] = now
     assert state["out_of_play"][: len(seen_out)] == seen_out
     seen_out[:] = state["out_of_play"]
     # the turn invariant, per team (RUL-1, RUL-19; RUL-37 with partnerships)
@@ -127,6 +134,12 @@ def check_invariants(game: Game, seen_exposed, seen_out) -> None:
         assert view["hand_counts"] == [len(h) for h in state["hands"]]
         if not profile.data["exchange"]:  # TC-XCH-1: a seat knows the card it gave
             shown = strings_in({k: v for k, v in view.items() if k != "hand"})
+            if copies(profile) > 1:
+                # RUL-34: the other copy of a card in view (exposed, out of play, available) may be
+                # in a hand; only cards in none of those places would betray a hand
+                public = {c for team in state["exposed"] for c in team} | set(state["out_of_play"])
+                public |= {state["available"]["card"]} if state["available"] else set()
+                shown -= public
             for other in range(seats(profile)):
                 if other != seat:
                     assert not shown & set(state["hands"][other]), (seat, other, shown & set(state["hands"][other]))
@@ -154,7 +167,7 @@ def check_step(rng: random.Random, game: Game) -> None:
         # the non-use actions listed are exactly those the refusal rules allow
         hand = state["hands"][seat]
         every_other = [{"type": t} for t in ("reject", "pass", "force", "decline")]
-        every_other += [{"type": t, "card": c} for t in ("discard", "exchange") for c in hand]
+        every_other += [{"type": t, "card": c} for t in ("discard", "exchange") for c in dict.fromkeys(hand)]
         expected = [a for a in every_other if expected_reason(profile, state, seat, a) is None]
         listed = [a for a in legal if a["type"] != "use"]
         assert sorted(map(repr, listed)) == sorted(map(repr, expected)), (seat, listed, expected)
@@ -162,7 +175,7 @@ def check_step(rng: random.Random, game: Game) -> None:
             assert expected_reason(profile, state, seat, action) is None, action
         # and the uses listed are exactly the sets of hand cards that can go down with the card
         if state["phase"] == "play" and seat in game.to_act:
-            listed_uses = {frozenset(a["cards"]) for a in legal if a["type"] == "use"}
+            listed_uses = {tuple(sorted(a["cards"])) for a in legal if a["type"] == "use"}
             card = state["available"]["card"]
             assert listed_uses == naive_legal_uses(profile, state["exposed"][team_of(profile, seat)], card, hand)
         for action in candidates(rng, game, seat):
@@ -188,7 +201,7 @@ def play(profile, seed: int, dealer: int, check: bool = True):
     order = profile.deck.shuffled(seed)
     game = Game.from_deck(profile, order, dealer)
     rng = random.Random(seed * 7919 + dealer)
-    seen_exposed, seen_out = [set() for _ in range(teams(profile))], []
+    seen_exposed, seen_out = [Counter() for _ in range(teams(profile))], []
     actions, states = [], [game.state_json()]
     steps = 0
     while not game.is_over:
@@ -269,8 +282,13 @@ def test_random_games_reach_every_ending():
         # win some 4 times in 600 deals and a demanded winning card never: forced_to_target is
         # allowed there but pinned by the scenario sapt-0015 instead
         forcing = forcing and not profile.data.get("partnerships")
-        expected = {"target_reached", "stock_exhausted"} | ({"forced_to_target"} if forcing else set())
-        allowed = expected | ({"rummy"} if profile.data.get("going_rummy") else set())
+        # with two decks (RUL-32, RUL-33: eight cards of each rank, sets of identical cards) the
+        # big-use policy wins every one of the 150 deals before the 51-card stock runs out: a
+        # draw is allowed there but not expected
+        draw = {"stock_exhausted"} if copies(profile) == 1 else set()
+        expected = {"target_reached"} | draw | ({"forced_to_target"} if forcing else set())
+        allowed = {"stock_exhausted"}
+        allowed |= expected | ({"rummy"} if profile.data.get("going_rummy") else set())
         allowed |= {"forced_to_target"} if profile.data["forcing"]["own_fit"] != "none" else set()
         assert expected <= hows <= allowed, (profile_id, hows)
 
