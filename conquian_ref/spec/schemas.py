@@ -109,7 +109,31 @@ def _bundled(file_name: str) -> dict:
 
     schema = localise(schema)
     schema.setdefault("$defs", {}).update(imported)
-    return schema
+    return _inlined(schema)
+
+
+def _inlined(schema: dict) -> dict:
+    """The schema with every local `{"$ref": "#/$defs/X"}` replaced by a copy of X (a `$ref`
+    beside other keywords becomes an `allOf` member), except where X refers back to itself.
+    Same meaning; but jsonschema resolves each `$ref` through the referencing registry on every
+    use, which cost a third of the time of validating the corpus (about 2 s for 430 files)."""
+    defs = schema.get("$defs", {})
+
+    def inline(node, seen: tuple[str, ...]):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and "/" not in ref[len("#/$defs/") :]:
+                name = ref[len("#/$defs/") :]
+                if name in defs and name not in seen:
+                    target = inline(defs[name], seen + (name,))
+                    rest = {k: inline(v, seen) for k, v in node.items() if k != "$ref"}
+                    return {**rest, "allOf": [*rest.get("allOf", []), target]} if rest else target
+            return {k: inline(v, seen) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v, seen) for v in node]
+        return node
+
+    return {**inline({k: v for k, v in schema.items() if k != "$defs"}, ()), "$defs": defs}
 
 
 @cache
