@@ -112,7 +112,8 @@ class Game:
         game = cls(profile, [mask_of(h) for h in hands], stock, dealer)
         # RUL-10 (one card at a time) or RUL-18 (packets of two), whichever the profile follows;
         # RUL-36: with four seats the first player, after the dealer, is dealt first.
-        game._fire("C-DEAL-1", "RUL-10", "RUL-15", "RUL-18", "RUL-36", profile.rule("deal"), *HAND_SIZE_RULINGS)
+        if game.trace:
+            game._fire("C-DEAL-1", "RUL-10", "RUL-15", "RUL-18", "RUL-36", profile.rule("deal"), *HAND_SIZE_RULINGS)
         return game
 
     @classmethod
@@ -295,7 +296,8 @@ class Game:
 
     def _do_exchange(self, seat: int, act: Action) -> None:
         # The exchange: both picks are made before either is seen; then the cards are swapped.
-        self._fire(self.profile.rule("exchange"), self.profile.rule("exchange_privacy"))
+        if self.trace:
+            self._fire(self.profile.rule("exchange"), self.profile.rule("exchange_privacy"))
         self.picks[seat] = act.card
         if None in self.picks:
             return
@@ -307,7 +309,8 @@ class Game:
     def _reveal_opening(self) -> None:
         # The opening (RUL-7, RUL-20): the top stock card is revealed for the non-dealer (under the
         # two offers it is the starter, the profile's `rules.starter`).
-        self._fire(self.profile.rule("opening"), OPENINGS[self.profile.opening_style][0], *self.profile.own_rules("starter"))
+        if self.trace:
+            self._fire(self.profile.rule("opening"), OPENINGS[self.profile.opening_style][0], *self.profile.own_rules("starter"))
         self.phase = Phase.PLAY
         self.active = self.profile.next_seat(self.dealer)
         self._reveal()
@@ -321,9 +324,11 @@ class Game:
     def _do_use(self, seat: int, act: Action) -> None:
         # C-TURN-2: the taken card is exposed at once, with the chosen hand cards (RUL-16), all own
         # exposed cards rearranged as needed (C-ARR-2).
-        self._fire("C-TURN-2", "C-ARR-2", "RUL-16", "RUL-21", *self.profile.own_rules("arrangement"), *self.card_rules())
+        if self.trace:
+            self._fire("C-TURN-2", "C-ARR-2", "RUL-16", "RUL-21", *self.profile.own_rules("arrangement"), *self.card_rules())
         if self.profile.teams < len(self.profile.seats):
-            self._fire("RUL-38", *self.profile.own_rules("pooled_melds"))  # into the team's pool
+            if self.trace:
+                self._fire("RUL-38", *self.profile.own_rules("pooled_melds"))  # into the team's pool
         if self.profile.meld_timing == "discard_then_meld":
             self._fire("RUL-35")  # placed before any rearrangement
         if not act.cards:
@@ -347,24 +352,29 @@ class Game:
         if count(self.exposed[team]) == self.profile.target:
             # RUL-1 and, where the profile follows one, the ruling that fixed its hand size and
             # target (RUL-30, RUL-31, RUL-32; RUL-37 per team).
-            self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", *HAND_SIZE_RULINGS, How(how).rule)
+            if self.trace:
+                self._fire("C-END-1", self.profile.rule("goal"), "RUL-1", *HAND_SIZE_RULINGS, How(how).rule)
             if self.profile.going_rummy and how in (How.RUMMY, How.TARGET_REACHED):
-                self._fire(self.profile.rule("rummy"), "RUL-24")  # checked: rummy or not
+                if self.trace:
+                    self._fire(self.profile.rule("rummy"), "RUL-24")  # checked: rummy or not
             self._end(Outcome("win", receiver, how))
             return
         if how == How.RUMMY:
             how = How.TARGET_REACHED  # not a win: nothing to record
-        self._fire(self.profile.rule("goal"), *HAND_SIZE_RULINGS)  # the target was checked, and not reached
-        self._fire("C-TURN-3", "RUL-19", *self.profile.own_rules("discard_after_meld"))
+        if self.trace:
+            self._fire(self.profile.rule("goal"), *HAND_SIZE_RULINGS)  # the target was checked, and not reached
+            self._fire("C-TURN-3", "RUL-19", *self.profile.own_rules("discard_after_meld"))
         if how == How.FORCED_TO_TARGET:
             self._fire("RUL-5")  # the receiver of a force discards; the forcer moves next with it
         self.phase, self.discarder = Phase.DISCARD, receiver
 
     def _do_discard(self, seat: int, act: Action) -> None:
         # C-TURN-3: the discard becomes the available card for the other seat, whose turn begins.
-        self._fire("C-TURN-3", "C-TURN-1", "RUL-19", "RUL-39", *self.profile.own_rules("discard_after_meld", "next_seat"))
+        if self.trace:
+            self._fire("C-TURN-3", "C-TURN-1", "RUL-19", "RUL-39", *self.profile.own_rules("discard_after_meld", "next_seat"))
         if self.hands[seat] == bit(act.card):
-            self._fire("C-END-2", self.profile.rule("goal"))  # emptying the hand below the target does not win
+            if self.trace:
+                self._fire("C-END-2", self.profile.rule("goal"))  # emptying the hand below the target does not win
         self.hands[seat] &= ~bit(act.card)
         self._log("discard", seat=seat, card=self.deck.name(act.card))
         self.available, self.revealed = act.card, False
@@ -397,14 +407,16 @@ class Game:
         )  # RUL-38: a demand must be possible
 
     def _ask_rival(self, declared: str) -> None:
-        self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", "RUL-39", *self._fit_rules())
+        if self.trace:
+            self._fire(self.profile.rule("force_option"), "RUL-14", "RUL-23", "RUL-39", *self._fit_rules())
         self._log(declared, seat=self.active, card=self.deck.name(self.available), pending=True)
         self.phase, self.pending = Phase.FORCE_DECISION, declared
 
     def _reject(self, seat: int) -> None:
         # C-TURN-4: out of play for good (C-TURN-7, RUL-8); reveal the next card for the same seat,
         # or, with an empty stock, the deal is a draw (C-END-3, RUL-9).
-        self._fire("C-TURN-4", "C-TURN-7", "RUL-8", *self.card_rules())
+        if self.trace:
+            self._fire("C-TURN-4", "C-TURN-7", "RUL-8", *self.card_rules())
         self.out_of_play.append(self.available)
         if not self.pending:
             self._log("reject", seat=seat, card=self.deck.name(self.available))
@@ -413,14 +425,16 @@ class Game:
             self.active = self.profile.next_seat(self.dealer)  # RUL-20: after both offers the non-dealer draws
         self.opening_card = False
         if not self._stock:
-            self._fire("RUL-9", "RUL-25", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
+            if self.trace:
+                self._fire("RUL-9", "RUL-25", self.profile.rule("stock_exhaustion"), How.STOCK_EXHAUSTED.rule)
             self._end(Outcome("draw", None, How.STOCK_EXHAUSTED))
         else:
             self._reveal()
 
     def _pass(self, seat: int) -> None:
         # C-TURN-5: the revealed card goes to the rival as its available card; no discard.
-        self._fire("C-TURN-5", "RUL-39", *self.card_rules(), *self.profile.own_rules("next_seat"))
+        if self.trace:
+            self._fire("C-TURN-5", "RUL-39", *self.card_rules(), *self.profile.own_rules("next_seat"))
         if self.opening_card:
             self._fire("RUL-40")  # the opening card goes round the table to the dealer
         if not self.pending:
@@ -436,11 +450,14 @@ class Game:
         # cards (C-ARR-4, RUL-3) in the profile's form of forcing (RUL-4).
         if self.phase == Phase.FORCE_DECISION:
             receiver = self.active
-            self._fire(self.profile.rule("forced_card_alone"))
+            if self.trace:
+                self._fire(self.profile.rule("forced_card_alone"))
         else:
             receiver = self.profile.next_seat(seat)
-            self._fire(self.profile.rule("force_onto_rival"), "RUL-17")
-        self._fire("C-FORCE-1", "RUL-4", "RUL-11", *self._fit_rules())
+            if self.trace:
+                self._fire(self.profile.rule("force_onto_rival"), "RUL-17")
+        if self.trace:
+            self._fire("C-FORCE-1", "RUL-4", "RUL-11", *self._fit_rules())
         self._log("force", seat=seat, receiver=receiver, card=self.deck.name(self.available))
         self.pending = None
         self.phase = Phase.PLAY
