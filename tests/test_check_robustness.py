@@ -521,3 +521,23 @@ def test_malformed_known_failures_file_on_the_command_line(tmp_path):
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"conquian-ref: error: {path}:1: "), done.stderr
+
+
+def test_issue_13_k_matches_the_path_within_the_corpus_not_the_folders_above_it(tmp_path):
+    # Issue 13: `check -k h6` selected every scenario because the checkout lived in a folder of
+    # that name. A pattern is matched against the id, the title and the file relative to the
+    # corpus (from the profile's folder on), never against the folders above the corpus.
+    from conquian_ref.conformance.check import corpus_path, select
+    from conquian_ref.spec.scenario import corpus_dir, load_corpus
+
+    source = corpus_dir() / "anglo-american-v1" / "deal"
+    copy = tmp_path / "zz-checkout-h6" / "corpus" / "anglo-american-v1" / "deal"
+    copy.mkdir(parents=True)
+    for path in source.glob("*.yaml"):
+        (copy / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    scenarios, problems = load_corpus([tmp_path / "zz-checkout-h6" / "corpus"])
+    assert scenarios and not problems
+    assert select(scenarios, None, ["zz-checkout"]) == []
+    assert corpus_path(scenarios[0]).startswith("anglo-american-v1/deal/")
+    assert select(scenarios, None, ["anglo-american-v1/deal"]) == scenarios
+    assert [s.id for s in select(scenarios, None, ["aa-0004"])] == ["aa-0004"]

@@ -104,14 +104,26 @@ def needs(scenario: Scenario) -> set[str]:
     return wanted
 
 
+def corpus_path(scenario: Scenario) -> str:
+    """The scenario's file relative to its corpus: from its profile's folder on
+    (`anglo-american-v1/force/aa-0100-….yaml`), or the file name when it is not in one. -k matches
+    this, never the absolute path: the folders above the corpus are the user's own (issue 13)."""
+    parts = scenario.path.parts
+    if scenario.profile in parts:
+        start = len(parts) - 1 - parts[::-1].index(scenario.profile)
+        return "/".join(parts[start:])
+    return scenario.path.name
+
+
 def select(scenarios: list[Scenario], profile: str | None, patterns: list[str]) -> list[Scenario]:
-    """Filter by profile and by -k patterns (a glob or substring of the id, title or file)."""
+    """Filter by profile and by -k patterns (a glob or substring of the id, title or file, the
+    file relative to the corpus)."""
     chosen = []
     for s in scenarios:
         if profile and profile != "all" and s.profile != profile:
             continue
         if patterns:
-            text = f"{s.id} {s.data['title']} {s.path.as_posix()}".lower()
+            text = f"{s.id} {s.data['title']} {corpus_path(s)}".lower()
             if not any(p.lower() in text or fnmatch.fnmatch(s.id, p) for p in patterns):
                 continue
         chosen.append(s)

@@ -16,7 +16,7 @@ def configure(parser: argparse.ArgumentParser):
     )
     add_profile_option(parser)
     parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="PATTERN",
-                        help="only scenarios whose id, title or file contains PATTERN (or whose id matches it as a glob); repeatable")
+                        help="only scenarios whose id, title or file within the corpus contains PATTERN (or whose id matches it as a glob); repeatable")
     parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to run instead of the bundled corpus")
     parser.add_argument("--known-failures", metavar="FILE", help="YAML list of scenario ids the implementation is known to fail, with reasons")
     parser.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report (schema/report.schema.json) to FILE")
