@@ -106,7 +106,7 @@ def needs(scenario: Scenario) -> set[str]:
 
 def corpus_path(scenario: Scenario) -> str:
     """The scenario's file relative to its corpus: from its profile's folder on
-    (`anglo-american-v1/force/aa-0100-….yaml`), or the file name when it is not in one. -k matches
+    (`<profile id>/<area>/<file>`), or the file name when it is not in one. -k matches
     this, never the absolute path: the folders above the corpus are the user's own (issue 13)."""
     parts = scenario.path.parts
     if scenario.profile in parts:
