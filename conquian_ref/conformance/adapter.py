@@ -16,6 +16,7 @@ import sys
 
 from .. import __version__
 from ..engine.errors import ConquianError, shown
+from ..engine.setup import check_seat
 from .protocol import CAPABILITIES, MATCH_ANSWER_KEYS, PROTOCOL_VERSION, STAKES_ANSWER_KEYS
 from .reference import Reference
 
@@ -92,11 +93,11 @@ class ReferenceAdapter:
 
     def cmd_observation(self, request: dict) -> dict:
         self._game()
-        return {"observation": self.reference.observation(_seat(request, seats=self._game().profile.seats))}
+        return {"observation": self.reference.observation(_seat(request, "seat", self._game().profile.seats))}
 
     def cmd_legal(self, request: dict) -> dict:
         self._game()
-        return {"actions": self.reference.legal(_seat(request, seats=self._game().profile.seats))}
+        return {"actions": self.reference.legal(_seat(request, "seat", self._game().profile.seats))}
 
     def cmd_perft(self, request: dict) -> dict:
         self._game()
@@ -112,7 +113,7 @@ class ReferenceAdapter:
         from ..spec.schemas import definition_validator
 
         profile_id = self._profile(request)
-        first_dealer = _seat(request, "first_dealer", seats=self.reference.profile_loader(profile_id).seats)
+        first_dealer = _seat(request, "first_dealer", self.reference.profile_loader(profile_id).seats)
         deals = _field(request, "deals")
         check_entry = definition_validator("scenario", "/$defs/match_entry")
         for i, entry in enumerate(deals):
@@ -150,12 +151,11 @@ def _field(request: dict, name: str):
     return request[name]
 
 
-def _seat(request: dict, name: str = "seat", seats: tuple[int, ...] = (0, 1)) -> int:
-    """A seat of the profile's table: an integer (not True, not 0.0) among `seats`."""
+def _seat(request: dict, name: str, seats: tuple[int, ...]) -> int:
+    """A seat of the profile's table: an integer (not True, not 0.0) among `seats`, checked as
+    the engine checks it (a MalformedInput is an error answer)."""
     seat = _field(request, name)
-    if type(seat) is not int or seat not in seats:
-        named = " or ".join(map(str, seats)) if len(seats) == 2 else f"0 to {seats[-1]}"
-        raise ConquianError(f"a seat is {named}, got {shown(seat)}")
+    check_seat(seat, name, seats)
     return seat
 
 

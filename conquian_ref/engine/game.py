@@ -206,7 +206,7 @@ class Game:
         uses = self.table.legal_uses(exposed, card, self.hands[seat])
         if uses and self.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
             uses = [s for s in uses if self.table.placeable(exposed, card | s)]
-        if uses and self.profile.teams < len(self.profile.seats):  # RUL-38: a discard must follow
+        if uses and self.profile.partnerships:  # RUL-38: a discard must follow
             uses = [s for s in uses if not self.leaves_nothing_to_discard(seat, s)]
         if uses:
             actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
@@ -326,7 +326,7 @@ class Game:
         # exposed cards rearranged as needed (C-ARR-2).
         if self.trace:
             self._fire("C-TURN-2", "C-ARR-2", "RUL-16", "RUL-21", *self.profile.own_rules("arrangement"), *self.card_rules())
-        if self.profile.teams < len(self.profile.seats):
+        if self.profile.partnerships:
             if self.trace:
                 self._fire("RUL-38", *self.profile.own_rules("pooled_melds"))  # into the team's pool
         if self.profile.meld_timing == "discard_then_meld":

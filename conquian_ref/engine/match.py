@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 
 from .errors import MalformedInput
 from .setup import check_seat
-from .outcome import Outcome
+from .outcome import How, Outcome
 from .profile import Profile
 
-RUMMY = "rummy"  # an outcome's `how` for going rummy (RUL-24)
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ class Match:
                 for seat in members:
                     net[seat] += pot // len(members)
                 pot = 0
-                rummy_wins += str(entry.how) == RUMMY
+                rummy_wins += entry.how == How.RUMMY
             else:
                 carried = True  # RUL-25: the pot stays for the next deal
         score = _Score(len(self.results), deals, tuple(points), tuple(wins), tuple(net), pot, carried, misdeals, rummy_wins)
@@ -215,7 +214,7 @@ class Match:
             raise ValueError("the match is over")
         if outcome.winner is not None:
             check_seat(outcome.winner, "winner", self.profile.seats)
-        if str(outcome.how) == RUMMY and not self.profile.going_rummy:
+        if outcome.how == How.RUMMY and not self.profile.going_rummy:
             raise MalformedInput("how", "this profile records no rummy wins (going_rummy: false)")
         self.results.append(outcome)
 

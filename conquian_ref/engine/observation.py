@@ -19,7 +19,7 @@ def observe(game, seat: int) -> dict:
     check_seat(seat, "seat", game.profile.seats)
     if game.trace:  # for rule coverage; not added to fired_last, which belongs to the last action
         game.rules_fired.add("C-OBS-1")
-        if len(game.profile.seats) > 2:  # every other hand hidden, the partner's too (RUL-41)
+        if game.profile.partnerships:  # every other hand hidden, the partner's too (RUL-41)
             game.rules_fired.update(("RUL-41", *game.profile.own_rules("partner_hidden")))
         if game.picks is not None:
             game.rules_fired.add(game.profile.rule("exchange_privacy"))

@@ -107,6 +107,12 @@ class Profile:
     def stock_size(self) -> int:
         return self.deck.size - len(self.seats) * self.hand_size
 
+    @property
+    def partnerships(self) -> bool:
+        """Whether seats play in teams of two (four seats, RUL-36): then exposed cards are pooled
+        per team, a partner's hand is hidden too, and a take must leave a card to discard."""
+        return self.teams < len(self.seats)
+
     def team_of(self, seat: int) -> int:
         """The team a seat plays for: the seat itself with two players; with four, seats n and
         n + 2 are partners (RUL-36)."""

@@ -70,8 +70,7 @@ def action_short(action: dict, cards) -> Markup:
 def value_html(key: str, value, cards) -> Markup:
     """A value of a state or observation check, in words and card pictures."""
     if key in ("hands", "exposed", "picks") and isinstance(value, list) and len(value) in (2, 4):
-        partners = cards.profile.teams < len(cards.profile.seats)
-        who = "team" if key == "exposed" and partners else "seat"  # exposed cards are per team (RUL-38)
+        who = "team" if key == "exposed" and cards.profile.partnerships else "seat"  # exposed cards are per team (RUL-38)
         return Markup("; ").join(
             Markup("%s %s: %s") % (who, s, cards.many(v) if isinstance(v, list) else value_html("", v, cards))
             for s, v in enumerate(value)
