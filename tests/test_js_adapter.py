@@ -143,6 +143,8 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
             "  return {result: 'accepted'};\n}",
         "function legal(seat) {\n  throw new Error('not implemented: legal');\n}":
             "function legal(seat) {\n  return Promise.resolve([{type: 'pass'}]);\n}",
+        "function match(profile, firstDealer, deals) {\n  throw new Error('not implemented: match');\n}":
+            "function match(profile, firstDealer, deals) {\n  return {points: null, next_dealer: 1, winner: null, wins: [0, 0], net: [-1, -1], pot: 2};\n}",
         "function perft(depth, wantDivide) {\n  throw new Error('not implemented: perft');\n}":
             "function perft(depth, wantDivide) {\n  return wantDivide ? {counts: [2], divide: {'seat 1: {\"type\": \"pass\"}': 2}} : [2, 5];\n}",
     }
@@ -159,9 +161,10 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
         {"seq": 5, "cmd": "legal", "seat": 1},
         {"seq": 6, "cmd": "perft", "depth": 2},
         {"seq": 7, "cmd": "perft", "depth": 1, "divide": True},
+        {"seq": 8, "cmd": "match", "profile": "x-v1", "first_dealer": 0, "deals": [{"result": "draw", "winner": None, "how": "stock_exhausted"}]},
     ]
     answers, done = talk([json.dumps(r) for r in requests], script=script)
-    assert [a["seq"] for a in answers] == list(range(1, 8))
+    assert [a["seq"] for a in answers] == list(range(1, 9))
     for request, answer in zip(requests, answers):
         valid(f"/$defs/answer_to/{request['cmd']}", answer)
     assert answers[0]["state"] == A_STATE
@@ -171,6 +174,8 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
     assert answers[4]["actions"] == [{"type": "pass"}]
     assert answers[5]["counts"] == [2, 5]
     assert answers[6]["divide"] == {'seat 1: {"type": "pass"}': 2}
+    # issue 11: a stakes answer keeps its wins, net units and pot
+    assert answers[7]["match"] == {"points": None, "next_dealer": 1, "winner": None, "wins": [0, 0], "net": [-1, -1], "pot": 2}
     assert "debugging state" in done.stderr and "debugging" not in done.stdout
 
 

@@ -36,7 +36,7 @@ const CONFIG = {
     homepage: null, // 'https://example.org/my-conquian' or null
     issues: null, // where deviations are discussed, or null
   },
-  // Any of: 'torno-cisneros-v1', 'anglo-american-v1'.
+  // Any of the profile ids that `conquian-ref check` knows (the keys of PROFILES below).
   profiles: ['torno-cisneros-v1', 'anglo-american-v1'],
   // 'state' is required. Then at least one of 'setup_hands' / 'setup_deck' (the runner converts
   // between the two through the profile's dealing pattern). Optional, each unlocking more
@@ -145,8 +145,9 @@ function perft(depth, wantDivide) {
 /**
  * match: the score of a match (capability `match`); independent of any deal in progress.
  *   deals: [{result: 'win'|'draw', winner: 0|1|null, how: '...'}, ...], in the order played
- * Return {points: [p0, p1] or null, next_dealer: 0|1, winner: 0|1|null}.
- * (docs/protocol.md, "Commands"; the scoring rules of each profile in docs/rules/)
+ * Return {points: [p0, p1] or null, next_dealer: 0|1, winner: 0|1|null}; for a profile with
+ * stakes (capability `stakes`) also wins, net and pot. Throw for an entry after the match is won.
+ * (docs/protocol.md, "Commands" and "The match command"; the scoring rules in docs/rules/)
  */
 function match(profile, firstDealer, deals) {
   throw new Error('not implemented: match');
@@ -428,7 +429,9 @@ const COMMANDS = {
   async match(request) {
     const score = await match(need(request, 'profile'), need(request, 'first_dealer'), need(request, 'deals'));
     checkReturned('match', score, isObject, '{points, next_dealer, winner}');
-    return { match: { points: score.points, next_dealer: score.next_dealer, winner: score.winner } };
+    const answer = { points: score.points, next_dealer: score.next_dealer, winner: score.winner };
+    for (const key of ['wins', 'net', 'pot']) if (score[key] !== undefined) answer[key] = score[key]; // stakes only
+    return { match: answer };
   },
 
   async stop() {
