@@ -161,14 +161,16 @@ def random_states(profile, seed: int):
 
 @pytest.mark.parametrize("profile", PROFILES, ids=PROFILE_IDS)
 def test_issue_11_reference_states_and_observations_fit_the_schema_and_the_rules(profile):
-    phases = set()
-    for game in random_states(profile, seed=11):
+    phases = []
+    for i, game in enumerate(random_states(profile, seed=11)):
         state = game.state_json()
-        phases.add(state["phase"])
-        assert not errors("/$defs/state", state), (errors("/$defs/state", state)[:1], state)
         assert not inconsistencies(state), state
-        seat = game.to_act[0] if game.to_act else 0
-        observation = game.observation(seat)
+        # The schema on the first state of each phase and every fourth state (validation is slow).
+        if phases and phases[-1] == state["phase"] and i % 4:
+            continue
+        phases.append(state["phase"])
+        assert not errors("/$defs/state", state), (errors("/$defs/state", state)[:1], state)
+        observation = game.observation(game.to_act[0] if game.to_act else 0)
         assert not errors("/$defs/observation", observation), errors("/$defs/observation", observation)[:1]
     assert "over" in phases
 
