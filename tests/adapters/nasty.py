@@ -6,7 +6,9 @@
 The answer modes replace the answer to one command (MODES below); the handshake modes replace
 the `start` answer; the process modes misbehave as processes: `orphan` starts a child that keeps
 stdout open and exits, `setsid` starts a child in a new session holding the pipes (its pid is
-written to PIDFILE), `slow` answers every request 0.3 s late.
+written to PIDFILE), `slow` answers every request 0.3 s late. `lax` fails the smoke test's
+strictness (conquian-ref smoke): it accepts any protocol version, answers an unknown command as
+if it were fine, and dies on a line that is not JSON.
 """
 
 from __future__ import annotations
@@ -64,6 +66,11 @@ def main() -> int:
         cmd, seq = request.get("cmd"), request.get("seq")
         if mode == "slow":
             time.sleep(0.3)
+        if mode == "lax" and cmd == "start":
+            request = {**request, "version": 1}
+        if mode == "lax" and not hasattr(adapter, f"cmd_{cmd}"):
+            write(json.dumps({"seq": seq, "ok": True}))
+            continue
         if cmd == "start" and mode == "name_surrogate":
             answer = adapter.handle(request)
             text = json.dumps(answer)
