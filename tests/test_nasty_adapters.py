@@ -62,6 +62,7 @@ ANSWER_MODES = {
     "actions_ints": (LEGAL, "bad_answer", "'actions' is [1, 2, 3], not a list of action objects"),
     "setup_not_ok": (DEAL, "bad_answer", "'ok' is false, not true"),
     "result_list": (LEGAL, "bad_answer", "'result' is [\"accepted\"], not 'accepted' or 'refused'"),
+    "escapes": (DEAL, "crash", "the adapter exited with status 3"),
 }
 
 
@@ -88,6 +89,14 @@ def test_issue_12_an_answer_of_the_wrong_shape_is_an_errored_result(mode, answer
     # The reports hold it: strict JSON, and a text report naming the scenario.
     json.dumps(json_report(run), allow_nan=False)
     assert sid in text_report(run)
+
+
+def test_issue_12_no_control_character_from_the_adapter_is_kept_raw(answer_runs):
+    run, _ = answer_runs["escapes"]
+    stderr, name = run.results[0].adapter.stderr, run.handshake.name
+    assert "a crash" in stderr and "\\x1b]0;owned\\x07" in stderr
+    assert not any(c in stderr + name for c in "\x1b\x07\x00")
+    assert name.startswith("\\x1b]0;owned\\x07\\x1b[2Jengine")
 
 
 def test_issue_11_an_errored_scenario_names_its_step_and_line(answer_runs):

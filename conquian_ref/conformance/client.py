@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .failures import AdapterFailure
 from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
-from .transport import AdapterProcess, parse_answer
+from .transport import AdapterProcess, parse_answer, printable
 
 DEFAULT_TIMEOUT = 10.0  # seconds per message (read or write): generous for perft, short enough to bound a run
 # The run deadline when none is given: proportionate to the corpus. The reference answers a whole
@@ -49,7 +49,7 @@ class Handshake:
     @property
     def name(self) -> str:
         impl = self.implementation
-        return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+        return printable(f"{impl.get('name', '?')} {impl.get('version', '')}".strip())
 
 
 class Connection:

@@ -167,7 +167,7 @@ class AdapterProcess:
                 # failure; wait briefly for them (a child may still hold the pipe open).
                 self._wait(self._err, False, time.monotonic() + 0.5)
             self._drain_stderr()
-        return self._stderr.decode("utf-8", "replace")[-STDERR_TAIL:]
+        return printable(self._stderr.decode("utf-8", "replace")[-STDERR_TAIL:])
 
     # -- the end -------------------------------------------------------------------------------
     def exit_text(self) -> str:
@@ -196,6 +196,16 @@ class AdapterProcess:
                 stream.close()
             except OSError:
                 pass
+
+
+# Control characters but newline and tab, and the noncharacters that break XML: escaped wherever
+# the adapter's own text is kept, so that no ESC, OSC, BEL or NUL byte reaches a terminal.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters shown as escapes (\\x1b), newlines and tabs kept."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def parse_answer(line: bytes) -> dict:

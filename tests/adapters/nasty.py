@@ -6,7 +6,8 @@
 The answer modes replace the answer to one command (MODES below); the handshake modes replace
 the `start` answer; the process modes misbehave as processes: `orphan` starts a child that keeps
 stdout open and exits, `setsid` starts a child in a new session holding the pipes (its pid is
-written to PIDFILE), `slow` answers every request 0.3 s late. `lax` fails the smoke test's
+written to PIDFILE), `escapes` puts terminal escapes in its name and its stderr and then
+crashes, `slow` answers every request 0.3 s late. `lax` fails the smoke test's
 strictness (conquian-ref smoke): it accepts any protocol version, answers an unknown command as
 if it were fine, and dies on a line that is not JSON.
 """
@@ -82,6 +83,16 @@ def main() -> int:
         if mode in ANSWERS and cmd == ANSWERS[mode][0]:
             write(f'{{"seq":{json.dumps(seq)},{ANSWERS[mode][1]}}}')
             continue
+        if mode == "escapes" and cmd == "start":  # terminal escapes in its name and its stderr
+            answer = adapter.handle(request)
+            answer["implementation"]["name"] = "\x1b]0;owned\x07\x1b[2Jengine"
+            write(json.dumps(answer))
+            continue
+        if mode == "escapes" and cmd == "setup":
+            sys.stderr.write("\x1b]0;owned\x07\x1b[2J\x00 a crash\n")
+            sys.stderr.flush()
+            time.sleep(0.2)
+            os._exit(3)
         if cmd == "setup" and mode == "orphan":
             # A child that inherits stdout and outlives this process: the runner must not wait for it.
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], stdin=subprocess.DEVNULL)
