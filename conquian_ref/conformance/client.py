@@ -195,11 +195,12 @@ class Connection:
         if self.trace:
             self.trace("answer", answer)
         if answer.get("seq") != seq:
-            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {answer.get('seq')!r}", self.stderr_tail, cmd)
+            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
-            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail, cmd)
+            text = text if isinstance(text, str) else json.dumps(text)
+            raise AdapterFailure("error", f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
         return answer
 
     def _direct_exchange(self, message: dict) -> dict:
@@ -216,6 +217,13 @@ class Connection:
             return parse_answer(json.dumps(answer, ensure_ascii=True).encode())
         except (TypeError, ValueError, RecursionError) as exc:
             raise AdapterFailure("garbage", f"handle() returned {str(exc)[:120]}") from None
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """An adapter's value in a one-line message: bounded, control characters escaped."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text if len(text) <= limit else text[:limit] + "..."
+    return printable(text).replace("\n", "\\n")
 
 
 def _line(message: dict) -> bytes:
