@@ -31,6 +31,7 @@ TABLE = (
     ("simulate", "play seeded random games; summarise wins, endings, lengths", "tools.commands.simulate", "configure"),
     ("bench", "time the engine: arrangement checks, legal(), random games", "tools.commands.bench", "configure"),
     ("check", "run the scenario corpus against an implementation and report where it deviates", "tools.commands.check", "configure"),
+    ("smoke", "check a new adapter's protocol basics (handshake, errors, seq, stop) and print a checklist", "tools.smoke", "configure"),
     ("lint", "check scenario files: schema, cards, rule ids, unique ids, and that they replay as written", "tools.commands.lint", "configure"),
     ("coverage", "list every rule id with the scenarios citing it; flag uncited rules and unexercised reason codes", "tools.commands.coverage", "configure"),
     ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
