@@ -49,7 +49,7 @@ ADAPTERS = REPO / "tests" / "adapters"
 # Per-message timeouts: small for the adapters that hang (each of their failures costs one), and
 # comfortable for the others, whose answers come at once (so a loaded machine cannot make them
 # time out; the runner applies the same timeout to the handshake of each restart).
-HANG_TIMEOUT = 1.5
+HANG_TIMEOUT = 3.0  # long enough for a restarted adapter to start on a loaded machine
 TIMEOUT = 10.0
 BOUND = 40.0  # seconds: no single run may take longer (a generous bound, not a timing claim)
 
