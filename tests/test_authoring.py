@@ -256,7 +256,7 @@ def test_record_stops_at_an_expectation_the_engine_refuses(capsys, tmp_path):
     path.write_text(text, encoding="utf-8")
     status, out, err = run(capsys, "record", path, "--write")
     line = text.splitlines().index("    action: {type: reject}")  # 0-based: the step starts one line above
-    one_line_error(status, out, err, f"{path}:{line}: steps[3].expect: the draft expects 'accepted'", "cannot_reject_revealed")
+    one_line_error(status, out, err, f"{path}:{line}: steps[3].expect: the draft expects \"accepted\"", "cannot_reject_revealed")
     assert path.read_text(encoding="utf-8") == text
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..engine.errors import ConquianError
 from ..spec.scenario import Problem, collisions, corpus_dir, load_corpus
+from .yamltext import json_text
 
 
 def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = ()) -> tuple[int, list[Problem]]:
@@ -41,8 +42,8 @@ def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path 
                 problems.append(
                     scenario.problem(
                         path,
-                        f"does not replay as written: {failure.field}: expected {failure.expected!r}, "
-                        f"the reference engine gives {failure.got!r}",
+                        f"does not replay as written: {failure.field}: expected {json_text(failure.expected)}, "
+                        f"the reference engine gives {json_text(failure.got)}",
                     )
                 )
     return len(scenarios), sorted(problems, key=lambda p: (p.file, p.line, p.field))

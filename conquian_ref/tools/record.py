@@ -39,7 +39,8 @@ from pathlib import Path
 from ..engine.errors import ConquianError, MalformedInput
 from ..spec.scenario import Problem, field_path
 from ..spec.yamlfile import YamlError, line_of, path_text
-from .yamltext import apply_edits, confirm, interactive, is_flow, load, render_at, unified_diff
+from ..spec.yamlfile import read_text
+from .yamltext import apply_edits, confirm, interactive, is_flow, json_text, load, render_at, safe_load, unified_diff
 
 PLACEHOLDER = "record"
 
@@ -170,9 +171,11 @@ def record_text(path: Path, text: str) -> Recording:
     for where in placeholders:
         if not _supported(where):
             raise draft.error(where, f"cannot record this value: {_HINT}")
+        if draft.index.is_aliased(where):
+            raise draft.error(where, f"cannot record a value written as an alias (*name): write {PLACEHOLDER} there")
     profile = data.get("profile")
     if profile not in PROFILE_IDS:
-        raise draft.error(("profile",), f"unknown profile {profile!r} (known: {', '.join(PROFILE_IDS)})")
+        raise draft.error(("profile",), f"unknown profile {json_text(profile)} (known: {', '.join(PROFILE_IDS)})")
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
     if "match" in data:
@@ -182,6 +185,15 @@ def record_text(path: Path, text: str) -> Recording:
 
     edits = _edits(draft, fills)
     new = apply_edits(text, edits)
+    # The recorded text must read back as the draft with its placeholders filled, and nothing
+    # else changed; if not (an anchor inside a re-laid-out value, or a bug), nothing is written.
+    try:
+        same = safe_load(new) == _apply_fills(copy.deepcopy(data), (), fills)
+    except YamlError:
+        same = False
+    if not same:
+        raise draft.error(placeholders[0], "cannot record this file: the filled text would not read back as the "
+                          "draft with its values filled (an anchor or alias near a placeholder?); fill it by hand")
     recording = Recording(path, text, new, len(placeholders))
     recording.problems = lint_text(path, new)
     annotation = data.get("annotation")
@@ -268,12 +280,12 @@ def _check_deal(draft: _Draft) -> None:
 def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
     seat = step.get("seat")
     if not _is_seat(seat):
-        raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {seat!r})")
+        raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {json_text(seat)})")
     if _has_placeholder(step["action"]):
         raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
     expect = step.get("expect", "accepted")
     if expect not in ("accepted", PLACEHOLDER) and not (isinstance(expect, dict) and set(expect) == {"refused"}):
-        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {expect!r})")
+        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {json_text(expect)})")
 
 
 def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
@@ -281,7 +293,7 @@ def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
         part = check.get(kind)
         if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"))):
             seat = part.get("seat") if isinstance(part, dict) else None
-            raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
+            raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {json_text(seat)})")
         if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
             raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
     perft = check.get("perft")
@@ -305,7 +317,7 @@ def _record_action(draft: _Draft, result, fills: dict) -> None:
     elif any(f.field == "expect" for f in result.failures):
         raise draft.error(
             where,
-            f"the draft expects {expect!r}, the reference engine gives {got!r}; recording stops here "
+            f"the draft expects {json_text(expect)}, the reference engine gives {json_text(got)}; recording stops here "
             "(if your reading of the rules is right, this is an issue to open)",
         )
 
@@ -377,12 +389,12 @@ def lint_text(path: Path, text: str) -> list[Problem]:
 
 def run(file: str, write: bool) -> int:
     path = Path(file)
-    if not path.is_file():
+    if not path.exists():
         raise ConquianError(f"{file}: no such file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConquianError(f"{file}:0: (file): cannot read the file: {exc}") from None
+        text = read_text(path)  # a regular file within yamlfile's size limit
+    except YamlError as exc:
+        raise ConquianError(f"{file}:{exc.line}: (file): {exc.message}") from None
     recording = record_text(path, text)
     for note in recording.notes:
         print(note, file=sys.stderr)
