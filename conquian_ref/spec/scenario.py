@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError, MalformedInput
-from .yamlfile import YamlError, kind_of, line_of, load_with_lines, loads_with_lines, path_text, read_text
+from .yamlfile import YamlError, kind_of, line_of, load_with_lines, path_text, read_text, top_level_string
 
 
 @dataclass(frozen=True)
@@ -318,28 +318,42 @@ def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]
 
 
 def ids_elsewhere(folders: list[Path | str], exclude: list[Path]) -> dict[str, tuple[Path, str]]:
-    """{id: (file, text)} of the scenario files under `folders` other than `exclude`, read as
-    YAML only (no schema, no replay: a broken file there is that folder's own lint's business)."""
+    """{id: (file, text)} of the scenario files under `folders` other than `exclude`: only the
+    id is read (no schema, no replay: a broken file there is that folder's own lint's business)."""
     skip = {p.resolve() for p in exclude}
     found: dict[str, tuple[Path, str]] = {}
     for file in walk_corpus(folders)[0]:
         if file.resolve() in skip:
             continue
+        scenario_id, text = _id_of(file)
+        if scenario_id is not None:
+            found.setdefault(scenario_id, (file, text))
+    return found
+
+
+_IDS: dict[tuple, tuple[str | None, str]] = {}  # (file, mtime, size) -> (id, text): each file parsed once per process
+
+
+def _id_of(file: Path) -> tuple[str | None, str]:
+    try:
+        info = file.stat()
+    except OSError:
+        return None, ""
+    key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
+    if key not in _IDS:
         try:
             text = read_text(file)
-            data, _ = loads_with_lines(text)
         except YamlError:
-            continue
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            found.setdefault(data["id"], (file, text))
-    return found
+            text = ""
+        _IDS[key] = (top_level_string(text, "id"), text)
+    return _IDS[key]
 
 
 def collisions(scenarios: list[Scenario], folders: list[Path | str]) -> list[Problem]:
     """Check 5 against other folders: an id of `scenarios` that a file under `folders` (the
     shipped corpus, the corpus the files belong to) already uses. A byte-identical copy of that
     file is the same scenario, not a collision."""
-    if not folders:
+    if not folders or not scenarios:
         return []
     taken = ids_elsewhere(folders, [s.path for s in scenarios])
     problems = []

@@ -221,6 +221,9 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> YamlError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
+        if exc.problem == "second occurrence" and exc.context_mark:  # the composer's duplicate anchor
+            first = exc.context_mark.line + 1
+            return YamlError(line, f"not valid YAML: {exc.context.split(';')[0]} (first occurrence at line {first})")
         context = ""
         if exc.context and exc.context_mark and exc.context_mark.line + 1 != line:
             context = f" ({exc.context} started at line {exc.context_mark.line + 1})"
@@ -279,6 +282,71 @@ def loads(text: str) -> object:
 
 
 _STR = "tag:yaml.org,2002:str"
+
+
+def top_level_string(text: str, key: str) -> str | None:
+    """The text of a top-level `key`'s scalar value in a mapping document, read from the event
+    stream and stopping there (a scenario's id without building the whole file); None if there
+    is none or the text is not YAML."""
+    loader = Loader(text)
+    try:
+        depth, item, wanted = 0, 0, False  # item: index of the current entry of the root mapping
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                continue
+            if depth == 0 and isinstance(event, yaml.CollectionStartEvent) and not isinstance(event, yaml.MappingStartEvent):
+                return None  # not a mapping
+            if depth == 1:  # a key or a value of the root mapping (keys at even items)
+                if wanted:
+                    return event.value if isinstance(event, yaml.ScalarEvent) else None
+                wanted = item % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value == key
+                item += 1
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+        return None
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def top_level_string(text: str, key: str) -> str | None:
+    """The string value of a top-level `key` of a mapping document, read from the event stream
+    and stopping there (the id of a scenario without building the whole file); None if there is
+    none or the text is not YAML."""
+    loader = Loader(text)
+    try:
+        depth, expect_key, found = 0, False, False
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if found:
+                    return None
+                expect_key = depth == 1 and isinstance(event, yaml.MappingStartEvent)
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                expect_key = depth == 1
+                if depth == 1:
+                    expect_key = not expect_key or True
+                continue
+            if depth != 1 or not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                continue
+            if found:
+                return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
+            found = expect_key and isinstance(event, yaml.ScalarEvent) and event.value == key
+            expect_key = not expect_key
+        return None
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
 
 
 def _record(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen_nodes: set[int]) -> None:

@@ -83,6 +83,7 @@ class _Draft:
 
     def __init__(self, path: Path, text: str):
         self.path, self.text = path, text
+        self.seats: tuple[int, ...] = (0, 1)  # the profile's, once it is known
         try:
             self.data, self.lines, self.index = load(text)
         except YamlError as exc:
@@ -176,6 +177,9 @@ def record_text(path: Path, text: str) -> Recording:
     profile = data.get("profile")
     if profile not in PROFILE_IDS:
         raise draft.error(("profile",), f"unknown profile {json_text(profile)} (known: {', '.join(PROFILE_IDS)})")
+    from ..spec.profiles import load_profile
+
+    draft.seats = load_profile(profile).seats  # (0, 1), or four seats for partnerships
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
     if "match" in data:
@@ -279,8 +283,8 @@ def _check_deal(draft: _Draft) -> None:
 
 def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
     seat = step.get("seat")
-    if not _is_seat(seat):
-        raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {json_text(seat)})")
+    if not _is_seat(seat, draft.seats):
+        raise draft.error(where + ("seat",), f"a step with an action names its seat, {_seats_text(draft)} (got {json_text(seat)})")
     if _has_placeholder(step["action"]):
         raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
     expect = step.get("expect", "accepted")
@@ -291,9 +295,9 @@ def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
 def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
     for kind, needed in (("observation", "match"), ("legal", "actions")):
         part = check.get(kind)
-        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"))):
+        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"), draft.seats)):
             seat = part.get("seat") if isinstance(part, dict) else None
-            raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {json_text(seat)})")
+            raise draft.error(where + (kind, "seat"), f"the seat must be written, {_seats_text(draft)} (got {json_text(seat)})")
         if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
             raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
     perft = check.get("perft")
@@ -301,8 +305,12 @@ def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
         raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
 
 
-def _is_seat(seat: object) -> bool:
-    return seat in (0, 1) and not isinstance(seat, bool)
+def _is_seat(seat: object, seats: tuple[int, ...]) -> bool:
+    return type(seat) is int and seat in seats  # not True, not 1.0
+
+
+def _seats_text(draft: _Draft) -> str:
+    return ", ".join(map(str, draft.seats[:-1])) + f" or {draft.seats[-1]}"
 
 
 def _record_action(draft: _Draft, result, fills: dict) -> None:
