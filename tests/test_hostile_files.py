@@ -85,7 +85,8 @@ def test_issue_12_check_and_book_on_a_hostile_corpus_say_one_line(capsys, tmp_pa
     assert f"the corpus has {len(FILES)} problem(s)" in err
     status = main(["book", "--corpus", str(HOSTILE), "--out", str(tmp_path / "book")])
     out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
+    skipped = [line for line in err.splitlines() if line.startswith("book: skipped: ")]
+    assert status == 1 and "Traceback" not in out + err and len(skipped) == len(FILES)
 
 
 def test_issue_12_hostile_corpus_in_a_real_process_has_no_traceback():
