@@ -335,7 +335,49 @@ def test_issue_13_record_speaks_json(tmp_path, capsys):
     assert 'the draft expects "accepted", the reference engine gives {"refused": "cannot_reject_revealed"}' in line
 
 
-# -- the property: arbitrary YAML-like text ------------------------------------------------------
+# -- the properties: arbitrary YAML-like text, arbitrary drafts ----------------------------------
+_VALUES = st.recursive(
+    st.one_of(st.sampled_from(["record", "4O", "1C", "pass", "use", "accepted", None, True, 0, 1, 2, -1, "yes"]), st.integers()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["type", "card", "cards", "seat", "match", "actions", "phase", "refused"]), inner, max_size=3),
+    ),
+    max_leaves=10,
+)
+_STEP = st.fixed_dictionaries(
+    {},
+    optional={
+        "seat": st.sampled_from([0, 1, 2, "record", None, 1.0, True]),
+        "action": st.one_of(st.fixed_dictionaries({"type": st.sampled_from(["exchange", "pass", "reject", "use", "x"])},
+                                                  optional={"card": st.sampled_from(["1O", "4O", "zz", 3])}), _VALUES),
+        "expect": st.one_of(st.sampled_from(["record", "accepted"]), _VALUES),
+        "check": st.one_of(st.fixed_dictionaries({}, optional={
+            "state": st.one_of(st.just("record"), _VALUES),
+            "observation": st.fixed_dictionaries({}, optional={"seat": st.sampled_from([0, 1, 5, "a"]), "match": _VALUES}),
+            "legal": st.fixed_dictionaries({}, optional={"seat": st.sampled_from([0, 1, 7]), "actions": _VALUES}),
+            "perft": _VALUES,
+        }), _VALUES),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(_STEP, max_size=3), outcome=st.sampled_from(["record", None, 5]), flow=st.booleans())
+def test_issue_12_record_on_arbitrary_drafts_is_a_recording_or_one_line(steps, outcome, flow, tmp_path):
+    from conquian_ref.tools.record import record_text
+
+    data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    data["steps"] += steps
+    data["outcome"] = outcome
+    text = yaml.safe_dump(data, default_flow_style=flow, sort_keys=False)
+    try:
+        recording = record_text(tmp_path / "tc-9000.yaml", text)
+    except ConquianError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert loads_with_lines(recording.new)[0] is not None
+
+
 YAML_BITS = st.sampled_from(
     ["a", "id", ":", " ", "\n", "- ", "[", "]", "{", "}", ",", "&x ", "*x", "? ", "!", "!!str ", "#", "'", '"', "|", ">",
      "  ", "---", "...", "9" * 120, "yes", "1:20", "\t", "\\", "%YAML 1.1\n", "<<: ", "\x00", "\ufeff", "é"]

@@ -7,8 +7,8 @@ never a traceback, in bounded time and memory.
 
 How a file is read:
 
-1. only a regular file is read: it is opened without blocking (a FIFO would block an ordinary
-   open), checked with fstat, and at most MAX_BYTES + 1 bytes are read (so `/dev/zero` or a
+1. only a regular file is read: anything else is refused from its stat, before it is opened (a
+   FIFO would block an open); the file is opened without blocking and checked again with fstat, and at most MAX_BYTES + 1 bytes are read (so `/dev/zero` or a
    huge file is refused, never loaded);
 2. the event stream is scanned once, before anything is built, counting nesting depth, aliases
    and the size of the data once every alias is expanded (each anchor's size is counted once,
@@ -93,7 +93,15 @@ def kind_of(mode: int) -> str | None:
 def read_text(path: Path | str) -> str:
     """The text of a regular file of at most MAX_BYTES bytes, as UTF-8; YamlError(0, ...) if not."""
     try:
-        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
+        # What is plainly not a regular file is refused before it is opened (opening a FIFO for
+        # reading waits for a writer, forever); O_NONBLOCK and fstat below cover a file swapped
+        # in between.
+        kind = kind_of(os.stat(path).st_mode)
+    except OSError as exc:
+        raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None
+    if kind is not None:
+        raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
+    try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None

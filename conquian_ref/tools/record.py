@@ -19,8 +19,9 @@ The draft is walked on the reference engine by the step interpreter `check` uses
 with what the engine gave at that point (after the step's action, like every check). An explicit
 `expect` that the engine does not agree with stops the recording at that line: the steps after
 it would replay a different game. The result is shown as a unified diff of the file; it is
-written only with --write, or after a yes on a terminal, and only if the recorded file passes
-`conquian-ref lint`. Nothing else in the file changes: the values are spliced into the text at
+written only with --write, or after a yes on a terminal, and only if the recorded text reads back
+as the draft with its placeholders filled (nothing else changed) and passes `conquian-ref lint`.
+A placeholder written as an alias (`*name`) is refused: its position is its anchor's. Nothing else in the file changes: the values are spliced into the text at
 the placeholders' positions (conquian_ref.tools.yamltext), so comments and layout stay as they were.
 
 Recording is a convenience, not an oracle: read the diff. Each recorded value must agree with
