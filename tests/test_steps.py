@@ -204,7 +204,7 @@ def test_record_stops_where_the_walk_judges_an_explicit_expectation_wrong(tmp_pa
     at = refused_step(scenario)
     code = scenario.steps[at]["expect"]["refused"]
     draft = _file_with(scenario, f"expect: {{refused: {code}}}", "expect: accepted").replace("outcome: null", f"outcome: {PLACEHOLDER}")
-    with pytest.raises(ConquianError, match=rf"steps\[{at}\]\.expect: the draft expects 'accepted'"):
+    with pytest.raises(ConquianError, match=rf"steps\[{at}\]\.expect: the draft expects \"accepted\""):
         record_text(tmp_path / scenario.path.name, draft)
 
 
