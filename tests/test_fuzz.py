@@ -67,6 +67,9 @@ def test_the_reference_does_not_diverge_from_itself_as_a_subprocess(tmp_path, mo
     impl = f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter"
     run = run_fuzz(impl=impl, games=4, seed=12, out=tmp_path, echo=quiet([]))
     assert run.divergence is None and run.games == 4 * len(PROFILE_IDS)
+    # issue 11 item 10: every step checked, over a pipe (batches larger than a pipe holds)
+    full = run_fuzz(impl=impl, profile="anglo-american-v1", games=2, seed=12, out=tmp_path, every_step=True, echo=quiet([]))
+    assert full.divergence is None and full.games == 2 and full.actions > 50
 
 
 # -- a wrong implementation ----------------------------------------------------------------------------
