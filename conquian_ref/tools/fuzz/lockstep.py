@@ -48,7 +48,7 @@ class Step:
 
 @dataclass
 class Plan:
-    """A game as the reference played it, and the requests that ask the same of the implementation."""
+    """A game as the reference played it: what `Lockstep.send` asks of the implementation, and the answers expected."""
 
     setup_state: dict | None
     setup_rules: tuple[str, ...]
