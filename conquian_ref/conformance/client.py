@@ -183,6 +183,42 @@ class Connection:
                 return answers + [exc]  # the answers before the failure, then the failure
         return answers
 
+    def send_ahead(self, requests: list[tuple[str, dict]]) -> "Ahead":
+        """Write requests now and read their answers later (`read_ahead`), so that the caller
+        works while the adapter answers (the fuzzer plans its next game meanwhile). Only a batch
+        that fits in a pipe (PIPELINE_BYTES) is written ahead, and the caller keeps one batch
+        outstanding at a time, so neither side can block the other; a larger batch is sent by
+        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead."""
+        if self._process is None:
+            return Ahead(requests)
+        lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
+        if sum(map(len, lines)) > PIPELINE_BYTES:
+            return Ahead(requests)
+        ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
+        try:
+            self._process.send(b"".join(lines), requests[0][0] if requests else "")
+        except AdapterFailure as exc:
+            ahead.failure = exc
+        return ahead
+
+    def read_ahead(self, ahead: "Ahead") -> list:
+        """The answers to what send_ahead wrote, checked as request_many checks them: the
+        answers read before a failure, then the AdapterFailure."""
+        if not ahead.messages:
+            return self.request_many(ahead.requests)
+        if ahead.failure is not None:
+            return [ahead.failure]
+        answers: list = []
+        for message in ahead.messages:
+            cmd = message["cmd"]
+            try:
+                answer = self._process.read_answer(cmd, self.timeout)
+                answers.append(self._checked(answer, cmd, message["seq"]))
+            except AdapterFailure as exc:
+                exc.cmd = exc.cmd or cmd
+                return answers + [exc]
+        return answers
+
     def _message(self, cmd: str, fields: dict) -> dict:
         self.seq += 1
         message = {"seq": self.seq, "cmd": cmd, **fields}
@@ -224,6 +260,15 @@ def _shown(value: object, limit: int = 60) -> str:
     text = value if isinstance(value, str) else repr(value)
     text = text if len(text) <= limit else text[:limit] + "..."
     return printable(text).replace("\n", "\\n")
+
+
+@dataclass
+class Ahead:
+    """Requests given to send_ahead: written (`messages`), or kept for read_ahead (`requests`)."""
+
+    requests: list[tuple[str, dict]]
+    messages: list[dict] = field(default_factory=list)
+    failure: AdapterFailure | None = None  # the write failed (the adapter has exited)
 
 
 def _line(message: dict) -> bytes:
