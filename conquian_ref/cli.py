@@ -35,7 +35,7 @@ TABLE = (
     ("lint", "check scenario files: schema, cards, rule ids, unique ids, and that they replay as written", "tools.commands.lint", "configure"),
     ("coverage", "list every rule id with the scenarios citing it; flag uncited rules and unexercised reason codes", "tools.commands.coverage", "configure"),
     ("book", "render the rules and the scenario corpus as a static HTML rulebook", "tools.book", "configure"),
-    ("fuzz", "play random games in lockstep on the reference and an implementation; shrink the first divergence to a scenario", "tools.fuzz", "configure"),
+    ("fuzz", "play random games on the reference and an implementation; shrink each new cause of divergence to a scenario", "tools.fuzz", "configure"),
     ("mutants", "run deliberately wrong engines against the corpus; each must be caught by a scenario", "tools.mutation", "configure"),
     ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
     ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),

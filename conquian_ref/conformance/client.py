@@ -196,7 +196,7 @@ class Connection:
             return Ahead(requests)
         ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
         try:
-            self._process.send(b"".join(lines), requests[0][0] if requests else "")
+            self._process.send(b"".join(lines), requests[0][0] if requests else "", self._wait())
         except AdapterFailure as exc:
             ahead.failure = exc
         return ahead
@@ -212,7 +212,7 @@ class Connection:
         for message in ahead.messages:
             cmd = message["cmd"]
             try:
-                answer = self._process.read_answer(cmd, self.timeout)
+                answer = self._read(cmd)
                 answers.append(self._checked(answer, cmd, message["seq"]))
             except AdapterFailure as exc:
                 exc.cmd = exc.cmd or cmd
