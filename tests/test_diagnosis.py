@@ -34,6 +34,7 @@ AUTO_TAKE = "python:auto_take:Adapter"
 # and one in which it never does (it passes against the wrong engine too).
 STRUCK = ["tc-0131", "tc-0104", "tc-0118", "tc-0133", "tc-0123", "tc-0107", "tc-0112"]
 UNTOUCHED = "tc-0001"
+HOSTILE_ANSWER = "\x1b[2J\x1b]0;owned\x07\x00\x08\x0b\x1f\x7f\x9b\udfff \ud800\ufffe\uffff\r"  # tests/adapters/hostile_answers.py
 
 
 @pytest.fixture(autouse=True)
@@ -240,3 +241,25 @@ def test_issue_12_item_4_reports_are_valid_and_safe_for_hostile_strings(scenario
     assert report["results"][0]["failure"]["expected"]["n"] == "NaN"
     assert report["results"][0]["failure"]["got"][:2] == ["Infinity", "-Infinity"]
     assert report["results"][0]["title"] == "title " + HOSTILE  # kept exactly, escaped only in the JSON text
+
+
+def test_issue_12_item_4_hostile_answers_through_a_real_run(scenarios, tmp_path):
+    run = run_check(impl="python:hostile_answers:Answers", scenarios=scenarios)
+    assert run.count("failed") >= len(STRUCK)  # every scenario with an action
+    text = text_report(run, verbose=True)
+    assert not [c for c in text if ord(c) < 0x20 and c != "\n"] and "\\x1b]0;owned\\x07" in text
+    text.encode("utf-8")
+    ET.fromstring(junit_report(run).encode("utf-8"))
+    report = json.loads(json_text(json_report(run)), parse_constant=_no_constant)
+    errors = list(validator("report").iter_errors(report))
+    assert not errors, errors[0].message
+    assert any(d["implementation"] == ["NaN", "Infinity", HOSTILE_ANSWER]
+               for r in report["results"] for d in r.get("divergence", {}).get("differences", []))
+
+
+def test_issue_12_item_4_a_hostile_handshake_failure_is_one_escaped_line():
+    with pytest.raises(ConquianError) as info:
+        run_check(impl="python:hostile_answers:Handshake", scenarios=[scenario(UNTOUCHED)])
+    message = str(info.value)
+    assert "failed the handshake" in message and "\\x1b]0;owned\\x07" in message
+    assert not [c for c in message if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF]

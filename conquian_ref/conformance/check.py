@@ -334,7 +334,10 @@ def _run_one(conn, scenario, handshake, known) -> Result:
 
 
 def _one_line(text: str) -> str:
-    return " | ".join(part.strip() for part in text.splitlines() if part.strip())
+    """One line for a terminal: the lines joined, control characters escaped (issue 12)."""
+    from .reports import safe_text  # reports imports this module
+
+    return safe_text(" | ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
 def _tail(stderr: str) -> str:
