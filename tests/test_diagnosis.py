@@ -169,6 +169,8 @@ def test_issue_11_item_6_max_failures_zero_never_stops(scenarios, monkeypatch):
     # others are not replayed (a broken adapter costs no more than its run).
     assert [r.divergence.cause.action for r in run.results[:2]] == ["setup", "setup"]
     assert {r.diagnosis for r in run.results[2:]} == {"not diagnosed: the adapter failed the replays too"}
+    # One block per cause; a scenario without a cause is shown in full (here: all but the second).
+    assert text_report(run).count("\nERRORED ") == len(run.results) - 1
 
 
 def test_issue_11_item_5_nothing_selected_is_one_line(scenarios):

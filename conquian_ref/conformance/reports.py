@@ -123,7 +123,7 @@ def text_report(run: Run, verbose: bool = False) -> str:
         if not result.counts_as_failure:
             continue
         cause = str(result.cause) if result.cause is not None else None
-        if cause in shown_causes and not verbose:
+        if cause is not None and cause in shown_causes and not verbose:
             continue  # listed under its cause below
         shown_causes.add(cause)
         out.append("")
