@@ -265,3 +265,48 @@ def test_issue_12_item_4_a_hostile_handshake_failure_is_one_escaped_line():
     message = str(info.value)
     assert "failed the handshake" in message and "\\x1b]0;owned\\x07" in message
     assert not [c for c in message if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF]
+
+
+# -- the command line ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory, scenarios) -> Path:
+    import shutil
+
+    root = tmp_path_factory.mktemp("corpus")
+    for s in scenarios:
+        target = root / s.path.relative_to(corpus_dir())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(s.path, target)
+    return root
+
+
+def cli_run(capsys, *argv: str) -> tuple[int, str, str]:
+    from conquian_ref import cli
+
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("extra, wording", [
+    (("--profile", "typo-of-a-profile"), "no scenario selected: no scenario of profile 'typo-of-a-profile'"),
+    (("-k", "matches-nothing"), "no scenario selected: -k matches-nothing matches no scenario"),
+])
+def test_issue_11_item_5_cli_nothing_selected_exits_2_with_one_line(extra, wording, small_corpus, capsys):
+    status, out, err = cli_run(capsys, "check", "--corpus", str(small_corpus), *extra)
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith(f"conquian-ref: error: {wording}")
+
+
+def test_issue_11_items_6_9_cli_max_failures_and_several_impls(small_corpus, scenarios, capsys):
+    status, out, _ = cli_run(capsys, "check", "--corpus", str(small_corpus), "--impl", AUTO_TAKE, "--max-failures", "1")
+    assert status == 1
+    assert re.fullmatch(r"\d passed, 1 failed, 0 errored, 0 xfailed, 0 skipped, \d+ not run", out.splitlines()[-1])
+    status, out, _ = cli_run(capsys, "check", "--corpus", str(small_corpus), "--impl", "reference", "--impl", AUTO_TAKE)
+    assert status == 1
+    rows = [line for line in out.splitlines() if line.startswith("| tc-")]
+    assert len(rows) == len(scenarios)
+    assert out.splitlines()[-2:] == [f"reference: {len(scenarios)} passed, 0 failed, 0 errored, 0 xfailed, 0 skipped",
+                                     f"{AUTO_TAKE}: 1 passed, {len(scenarios) - 1} failed, 0 errored, 0 xfailed, 0 skipped"]
+    status, out, err = cli_run(capsys, "check", "--corpus", str(small_corpus), "--impl", "reference", "--impl", AUTO_TAKE, "--json", "x.json")
+    assert status == 2 and "take a single --impl" in err
