@@ -310,3 +310,14 @@ def test_issue_11_items_6_9_cli_max_failures_and_several_impls(small_corpus, sce
                                      f"{AUTO_TAKE}: 1 passed, {len(scenarios) - 1} failed, 0 errored, 0 xfailed, 0 skipped"]
     status, out, err = cli_run(capsys, "check", "--corpus", str(small_corpus), "--impl", "reference", "--impl", AUTO_TAKE, "--json", "x.json")
     assert status == 2 and "take a single --impl" in err
+
+
+def test_issue_11_item_2_a_step_without_action_names_its_request():
+    s = scenario("tc-0011")
+    first = next(i for i, step in enumerate(s.steps, 1) if "legal" in (step.get("check") or {}))
+    assert "action" not in s.steps[first - 1]  # the premise: the first legal check has no action
+    (result,) = run_check(impl="python:short_legal:Adapter", scenarios=[s]).results
+    assert result.status == "failed" and result.failure.field == "check.legal"
+    d = result.divergence
+    assert (d.step, d.request, d.cause.action, d.cause.keys) == (first, "legal", "legal", ("legal",))
+    assert d.action is None and str(d.cause).startswith("legal: legal [")

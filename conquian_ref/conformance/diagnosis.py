@@ -86,9 +86,11 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True) -> 
         theirs = [next(answers, None) for _ in planned]
         differences = _differences(planned, mine, theirs, reasons)
         if differences:
-            kind = step["action"].get("type", "?") if isinstance(step.get("action"), dict) else planned[0][0]
+            request = _first_kind(planned, mine, theirs, reasons)
+            action = step.get("action")
+            kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
             keys = tuple(sorted({key for key, _, _ in differences}))
-            return Divergence(i, _first_kind(planned, mine, theirs, reasons), differences, Cause(str(kind), keys, tuple(sorted(rules))), step.get("action"))
+            return Divergence(i, request, differences, Cause(kind, keys, tuple(sorted(rules))), action)
     return None
 
 
