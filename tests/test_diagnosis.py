@@ -209,7 +209,7 @@ def hostile_run(real) -> Run:
     s = type(real)(data, Path("/tmp/" + HOSTILE + ".yaml"), real.lines)
     handshake = Handshake({"name": HOSTILE, "version": HOSTILE, "language": HOSTILE}, [s.profile], {"state", HOSTILE})
     failure = Failure(0, "expect" + HOSTILE, {"refused": HOSTILE, "n": math.nan}, [math.inf, -math.inf, HOSTILE], HOSTILE)
-    adapter = AdapterFailure("crash", HOSTILE, HOSTILE + "\n" + HOSTILE, "apply")
+    adapter = AdapterFailure("crash", HOSTILE + "\nsecond line", HOSTILE + "\n" + HOSTILE, "apply")
     divergence = Divergence(1, "state", [(HOSTILE, math.nan, HOSTILE)], Cause(HOSTILE, (HOSTILE,), (HOSTILE,)), {"type": HOSTILE})
     run = Run(HOSTILE, handshake, corpus=HOSTILE, stopped_early="stopped early: " + HOSTILE)
     run.results = [
@@ -234,7 +234,9 @@ def test_issue_12_item_4_reports_are_valid_and_safe_for_hostile_strings(scenario
     assert not [c for c in text if 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF]
     assert "\\x1b[31m" in text  # shown, escaped
     text.encode("utf-8")  # no lone surrogate left
-    ET.fromstring(junit_report(run).encode("utf-8"))  # well formed
+    root = ET.fromstring(junit_report(run).encode("utf-8"))  # well formed
+    messages = [node.get("message") for tag in ("failure", "error") for node in root.iter(tag)]
+    assert len(messages) == 3 and not any("\n" in m for m in messages)  # one line each
     written = json_text(json_report(run))
     written.encode("utf-8")
     report = json.loads(written, parse_constant=_no_constant)

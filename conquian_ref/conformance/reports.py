@@ -60,7 +60,7 @@ def strict_json(value: object) -> object:
 
 
 def _short(value: object) -> str:
-    text = json.dumps(strict_json(value), ensure_ascii=False) if not isinstance(value, str) else value
+    text = json.dumps(strict_json(value), ensure_ascii=False) if not isinstance(value, str) else value.replace("\n", "\\n")
     return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
@@ -291,7 +291,7 @@ def _message(result: Result) -> str:
     if result.status == "errored":
         d = result.divergence
         where = f" at {d.where()}" if d is not None else ""
-        return f"adapter {result.adapter.kind}{where}: {result.adapter.message}"[:300]
+        return f"adapter {result.adapter.kind}{where}: {_short(result.adapter.message)}"
     step, _ = _step_line(result)
     where = "outcome" if step is None else f"step {step}"
     return f"{where}: {result.failure.field}: expected {_short(result.failure.expected)}, got {_short(result.failure.got)}"
