@@ -279,6 +279,10 @@ def _diagnose_all(conn: Connection, run: Run, known: KnownFailures) -> None:
             result.diagnosis = f"not diagnosed: adapter {exc.kind}: {exc.message}"
         except ConquianError as exc:  # the reference refuses what the scenario gives (a hostile corpus)
             result.diagnosis = f"not diagnosed: the reference refuses it: {exc}"
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            # An answer of a shape nothing compares (issue 12: never a traceback); the run's
+            # own verdict on the scenario stands.
+            result.diagnosis = f"not diagnosed: the answers could not be compared ({type(exc).__name__}: {exc})"
         if result.divergence is None and not result.diagnosis:
             result.diagnosis = "no divergence from the reference in the answers compared"
         failed_again = broken(result.divergence) or result.diagnosis.startswith("not diagnosed: adapter")
