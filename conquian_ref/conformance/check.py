@@ -330,6 +330,8 @@ def _run_one(conn, scenario, handshake, known) -> Result:
     except AdapterFailure as exc:
         return Result(scenario, "errored", adapter=exc, seconds=time.perf_counter() - started)
     seconds = time.perf_counter() - started
+    if isinstance(known, dict):  # the plain {id: reason} form (tools/mutation.py passes {})
+        known = KnownFailures.of_ids(known)
     entry = known.by_id(scenario.id)
     if entry is not None:  # the entries by cause and rule are matched after the diagnosis
         status = "xfail" if outcome.failure else "xpass"
