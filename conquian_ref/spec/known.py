@@ -56,6 +56,17 @@ class KnownFailures:
     def __bool__(self) -> bool:
         return bool(self.entries)
 
+    # By scenario id, as the {id: reason} mapping this once was (the pytest plugin reads it so:
+    # entries by rule or cause need the runner's diagnosis, which the plugin does not make).
+    def __contains__(self, scenario_id: object) -> bool:
+        return self.by_id(scenario_id) is not None
+
+    def __getitem__(self, scenario_id: str) -> str:
+        entry = self.by_id(scenario_id)
+        if entry is None:
+            raise KeyError(scenario_id)
+        return entry.reason
+
     def match(self, scenario_id: str, rules: tuple[str, ...], cause: object = None) -> Entry | None:
         """The entry covering a failure: by id, else by its cause, else by a rule it cites or its
         cause names."""
