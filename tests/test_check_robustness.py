@@ -230,8 +230,10 @@ def test_persistent_fault_stops_the_run_early(adapter, kind, corpus, order, tmp_
     first = run.results[0]
     assert first.scenario.id == order[0] and first.status == "errored" and first.adapter.kind == kind
     # ... and the run stops after STOP_AFTER identical failures, with one message.
-    assert [r.status for r in run.results] == ["errored"] * STOP_AFTER
-    assert {r.adapter.kind for r in run.results} == {kind}
+    # Issue 11 item 6: the scenarios not reached are still in the results, as not run.
+    assert [r.status for r in run.results] == ["errored"] * STOP_AFTER + ["not_run"] * (len(order) - STOP_AFTER)
+    assert {r.adapter.kind for r in run.results[:STOP_AFTER]} == {kind}
+    assert {r.reason for r in run.results[STOP_AFTER:]} == {"not run: stopped early"}
     assert run.stopped_early.startswith("stopped early:") and "\n" not in run.stopped_early
     assert f"{STOP_AFTER} scenarios in a row" in run.stopped_early
     assert not run.ok
@@ -334,8 +336,9 @@ def flood_run(corpus):
 
 def test_crash_report_keeps_the_last_stderr_line_of_a_verbose_adapter(flood_run):
     run, _ = flood_run
-    assert run.results and all(r.status == "errored" for r in run.results)
-    for result in run.results:
+    ran = [r for r in run.results if r.status != "not_run"]
+    assert ran and all(r.status == "errored" for r in ran)
+    for result in ran:
         assert "engine: FATAL: the stock ran out in deal()" in result.adapter.stderr
 
 
@@ -431,7 +434,7 @@ def test_json_report_validates_and_has_reproduce_commands(run_name, request):
     report = json.loads(json.dumps(json_report(run)))  # as written to disk
     errors = sorted(validator("report").iter_errors(report), key=lambda e: list(e.path))
     assert not errors, errors[0].message
-    assert report["summary"] == {s: run.count(s) for s in ("passed", "failed", "errored", "skipped", "xfail", "xpass")}
+    assert report["summary"] == {s: run.count(s) for s in ("passed", "failed", "errored", "skipped", "xfail", "xpass", "not_run")}
     assert report["ok"] is False
     for entry in report["results"]:
         if entry["status"] in ("failed", "errored", "xpass", "xfail"):

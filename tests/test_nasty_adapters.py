@@ -212,7 +212,9 @@ def test_issue_12_a_slow_adapter_is_ended_by_the_run_deadline():
     run, seconds = timed_run("slow", ids, deadline=2)
     assert seconds < BOUND
     assert "deadline" in run.stopped_early and "\n" not in run.stopped_early
-    assert len(run.results) < len(ids) and not run.ok
+    assert not run.ok and len(run.results) == len(ids)  # every selected scenario is reported
+    not_run = [r for r in run.results if r.status == "not_run"]
+    assert not_run and {r.reason for r in not_run} == {"not run: the run deadline passed"}
 
 
 def test_issue_12_the_default_deadline_is_proportionate_to_the_corpus():

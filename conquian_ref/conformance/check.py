@@ -11,10 +11,17 @@ not support its profile or a capability it needs; otherwise replay it over the p
 | errored | the adapter misbehaved (crash, timeout, garbage, ...); it is restarted   |
 | skipped | profile or capability not supported (the reason says which)             |
 | xfail   | failed, and listed in the known-failures file (with its reason)          |
-| xpass   | listed as a known failure but passed: reported, and it fails the run     |
+| xpass   | listed by id as a known failure but passed: reported, and it fails the run |
+| not_run | selected, but the run stopped early before it                            |
 
-The run stops early, with one message, when the handshake fails or when the implementation
-fails the same way in `STOP_AFTER` scenarios in a row. Exit status 0 only when nothing failed.
+Every failing or errored scenario is then diagnosed (conquian_ref.conformance.diagnosis): its
+steps replayed side by side on the reference, the first divergence and its cause kept in the
+result, and known failures matched by id, cause or rule (conquian_ref.spec.known).
+
+The run stops early, with one message, when the handshake fails, when the implementation
+fails the same way in `STOP_AFTER` scenarios in a row, or after `max_failures` failing scenarios
+(`max_failures=0`: never). A run that tests nothing (no scenario selected, every one skipped)
+is an error or a failure with one line. Exit status 0 only when nothing failed.
 """
 
 from __future__ import annotations
@@ -28,14 +35,22 @@ from pathlib import Path
 from ..engine.errors import ConquianError
 from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, default_deadline, describe_command
 from .driver import ImplementationDriver
+from .diagnosis import Divergence, broken, diagnose
 from .failures import AdapterFailure
 from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
 from .progress import progress_bar
 from .replay import Failure, replay
 from ..spec.profiles import PROFILE_IDS, profile_data
+from ..spec.known import Entry, KnownFailures
 from ..spec.scenario import Scenario, corpus_dir, load_corpus
 
 STOP_AFTER = 5  # identical adapter failures in a row that stop the run
+NOT_RUN = "not run: stopped early"  # the reason of a selected scenario the run did not reach
+NOT_RUN_DEADLINE = "not run: the run deadline passed"  # ... when the deadline stopped the run
+# The closing line's counts, in order ('N passed, N failed' starts it, for CI tools), and the
+# statuses each counts.
+SUMMARY = (("passed", ("passed",)), ("failed", ("failed", "xpass")), ("errored", ("errored",)),
+           ("xfailed", ("xfail",)), ("skipped", ("skipped",)))
 
 
 @dataclass
@@ -47,6 +62,13 @@ class Result:
     reason: str = ""  # why skipped, or the known-failure reason
     seconds: float = 0.0
     skipped_checks: list[str] = field(default_factory=list)  # checks the capabilities did not allow, and why
+    divergence: Divergence | None = None  # the first divergence from the reference (failing ones)
+    diagnosis: str = ""  # why there is no divergence, when a failing scenario has none
+    known: Entry | None = None  # the known-failures entry covering it
+
+    @property
+    def cause(self):
+        return self.divergence.cause if self.divergence is not None else None
 
     @property
     def counts_as_failure(self) -> bool:
@@ -61,21 +83,24 @@ class Run:
     stopped_early: str = ""
     seconds: float = 0.0
     corpus: str = ""
+    untested: str = ""  # why the run tested nothing (every scenario skipped)
+    stop_signature: str = ""  # the adapter failure that stopped the run early, repeated
+    stale: list[Entry] = field(default_factory=list)  # known-failure entries that matched nothing
+    not_run_reason: str = NOT_RUN  # the reason given to the scenarios the run did not reach
 
     def count(self, *statuses: str) -> int:
         return sum(r.status in statuses for r in self.results)
 
     @property
     def ok(self) -> bool:
-        return not self.stopped_early and not any(r.counts_as_failure for r in self.results)
+        return not self.stopped_early and not self.untested and not any(r.counts_as_failure for r in self.results)
 
     def summary_line(self) -> str:
-        """The closing line: 'N passed, N failed, N skipped' (errored and xpass count as failed;
-        known failures as skipped)."""
-        return (
-            f"{self.count('passed')} passed, {self.count('failed', 'errored', 'xpass')} failed, "
-            f"{self.count('skipped', 'xfail')} skipped"
-        )
+        """The closing line: 'N passed, N failed, N errored, N xfailed, N skipped' (an unexpected
+        pass counts as failed), then the scenarios not run when the run stopped early."""
+        line = ", ".join(f"{self.count(*statuses)} {word}" for word, statuses in SUMMARY)
+        not_run = self.count("not_run")
+        return line + (f", {not_run} not run" if not_run else "")
 
 
 def scenario_has_stakes(scenario: Scenario) -> bool:
@@ -138,18 +163,29 @@ def run_check(
     corpus: Path | None = None,
     profile: str | None = None,
     patterns: list[str] | None = None,
-    known: dict[str, str] | None = None,
+    known: KnownFailures | dict[str, str] | None = None,
     timeout: float | None = None,
     progress: bool = False,
     validate_messages: bool = False,
     scenarios: list[Scenario] | None = None,
     deadline: float | None = None,
+    max_failures: int | None = None,
 ) -> Run:
     """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
-    `scenarios` skips loading the corpus (the benchmark times the replay alone)."""
+    `scenarios` skips loading the corpus (the benchmark times the replay alone). `max_failures`:
+    stop after that many failing scenarios; 0 never stops early (not even on a streak). `deadline`:
+    the seconds the whole run may take (default: client.default_deadline of the selection); the
+    scenarios it leaves are reported as not run."""
     corpus = Path(corpus) if corpus else corpus_dir()
-    chosen = select(scenarios if scenarios is not None else _load(corpus), profile, patterns or [])
-    known = known or {}
+    everything = scenarios if scenarios is not None else _load(corpus)
+    chosen = select(everything, profile, patterns or [])
+    if not chosen:
+        raise ConquianError(nothing_selected(everything, profile, patterns or []))
+    known = KnownFailures.of_ids(known) if isinstance(known, dict) else (known or KnownFailures())
+    if known:
+        from ..spec.rulebook import load_rules
+
+        known.check_names({s.id for s in everything}, set(load_rules()))
     trace = None
     if validate_messages:
         from .protocol import MessageValidator
@@ -166,20 +202,28 @@ def run_check(
     run = Run(impl, handshake, corpus=str(corpus))
     bar = progress_bar(len(chosen), "scenario", progress)
     streak: list[str] = []
+    failing = 0
     try:
         for scenario in chosen:
             if conn.past_deadline:
                 run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline)"
+                run.not_run_reason = NOT_RUN_DEADLINE
                 break
             result = _run_one(conn, scenario, handshake, known)
             run.results.append(result)
             bar.update(1)
             if result.status == "errored" and conn.past_deadline:
                 run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline) in {scenario.id}"
+                run.not_run_reason = NOT_RUN_DEADLINE
+                break
+            failing += result.status in ("failed", "errored")
+            if max_failures and failing >= max_failures:
+                run.stopped_early = f"stopped early: {failing} failing scenarios (--max-failures {max_failures})"
                 break
             if result.status == "errored":
                 streak.append(result.adapter.signature)
-                if len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
+                if max_failures != 0 and len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
+                    run.stop_signature = streak[-1]
                     run.stopped_early = (
                         f"stopped early: the implementation failed the same way ({streak[-1]}) in {STOP_AFTER} "
                         f"scenarios in a row; the last: {result.adapter}"
@@ -192,11 +236,90 @@ def run_check(
                     break
             elif result.status != "skipped":  # a skipped scenario says nothing about the adapter
                 streak.clear()
+        _diagnose_all(conn, run, known)
     finally:
         bar.close()
         conn.close()
+    run.results += [Result(s, "not_run", reason=run.not_run_reason) for s in chosen[len(run.results) :]]
+    used = {r.known for r in run.results if r.known is not None}
+    ran = {r.scenario.id for r in run.results if r.status != "not_run"}
+    run.stale = [e for e in known.entries if e not in used and (e.kind != "id" or e.value in ran)]
+    if all(r.status == "skipped" for r in run.results):
+        run.untested = f"nothing was tested: all {len(run.results)} selected scenarios were skipped (the first: {run.results[0].reason})"
     run.seconds = time.perf_counter() - started
     return run
+
+
+def nothing_selected(scenarios: list[Scenario], profile: str | None, patterns: list[str]) -> str:
+    """The one line saying why no scenario was selected."""
+    if profile and profile != "all" and not any(s.profile == profile for s in scenarios):
+        known = sorted({s.profile for s in scenarios})
+        return f"no scenario selected: no scenario of profile {profile!r} in the corpus (its profiles: {', '.join(known)})"
+    return f"no scenario selected: -k {' -k '.join(patterns)} matches no scenario" + (f" of profile {profile}" if profile and profile != "all" else "")
+
+
+def _diagnose_all(conn: Connection, run: Run, known: KnownFailures) -> None:
+    """Replay every failing or errored scenario side by side on the reference (see
+    conquian_ref.conformance.diagnosis), then apply the known failures by cause and rule.
+    The adapter is restarted first, so that the replays start from a fresh process. Not asked
+    again, so that a broken adapter costs no more than its run (each line is the diagnosis kept):
+    an adapter that timed out (the replay would wait as long once more), the failure that
+    stopped the run early, and any errored scenario once two replays in a row failed too."""
+    todo = [r for r in run.results if r.status in ("failed", "errored", "xfail")]
+    handshake, broken_in_a_row, dead = None, 0, False
+    for result in todo:
+        if conn.past_deadline:  # the diagnosis runs within the run deadline too
+            result.diagnosis = "not diagnosed: the run deadline passed"
+            _apply_known(result, known)
+            continue
+        failure = result.adapter
+        if failure is not None:
+            skip = (
+                "not diagnosed: the adapter timed out" if failure.kind == "timeout"
+                else "not diagnosed: the failure that ended the run" if failure.signature == run.stop_signature
+                else "not diagnosed: the adapter failed the replays too" if broken_in_a_row >= 2
+                else ""
+            )
+            if skip:
+                result.diagnosis = skip
+                _apply_known(result, known)
+                continue
+        if handshake is None and not dead:
+            try:
+                handshake = conn.restart()
+            except AdapterFailure:
+                dead = True
+        if dead:
+            result.diagnosis = "not diagnosed: the adapter could not be restarted"
+            _apply_known(result, known)
+            continue
+        caps = handshake.capabilities
+        try:
+            result.divergence = diagnose(result.scenario, ImplementationDriver(conn), caps, "reason_codes" in caps)
+        except AdapterFailure as exc:  # a match answer, or the batch itself
+            result.diagnosis = f"not diagnosed: adapter {exc.kind}: {exc.message}"
+        except ConquianError as exc:  # the reference refuses what the scenario gives (a hostile corpus)
+            result.diagnosis = f"not diagnosed: the reference refuses it: {exc}"
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            # An answer of a shape nothing compares (issue 12: never a traceback); the run's
+            # own verdict on the scenario stands.
+            result.diagnosis = f"not diagnosed: the answers could not be compared ({type(exc).__name__}: {exc})"
+        if result.divergence is None and not result.diagnosis:
+            result.diagnosis = "no divergence from the reference in the answers compared"
+        failed_again = broken(result.divergence) or result.diagnosis.startswith("not diagnosed: adapter")
+        broken_in_a_row = broken_in_a_row + 1 if failed_again else 0
+        if failed_again:
+            handshake = None  # restarted before the next replay, if there is one
+        _apply_known(result, known)
+
+
+def _apply_known(result: Result, known: KnownFailures) -> None:
+    """A failing scenario covered by a known-failures entry becomes xfail (with its reason)."""
+    if result.status not in ("failed", "errored", "xfail") or result.status == "xfail" and result.known:
+        return
+    entry = known.match(result.scenario.id, tuple(result.scenario.rules), result.cause)
+    if entry is not None:
+        result.status, result.reason, result.known = "xfail", entry.reason, entry
 
 
 def _load(corpus: Path) -> list[Scenario]:
@@ -231,14 +354,20 @@ def _run_one(conn, scenario, handshake, known) -> Result:
     except AdapterFailure as exc:
         return Result(scenario, "errored", adapter=exc, seconds=time.perf_counter() - started)
     seconds, skipped = time.perf_counter() - started, outcome.skipped_checks
-    if scenario.id in known:
+    if isinstance(known, dict):  # the plain {id: reason} form (tools/mutation.py passes {})
+        known = KnownFailures.of_ids(known)
+    entry = known.by_id(scenario.id)
+    if entry is not None:  # the entries by cause and rule are matched after the diagnosis
         status = "xfail" if outcome.failure else "xpass"
-        return Result(scenario, status, outcome.failure, reason=known[scenario.id], seconds=seconds, skipped_checks=skipped)
+        return Result(scenario, status, outcome.failure, reason=entry.reason, seconds=seconds, known=entry, skipped_checks=skipped)
     return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds, skipped_checks=skipped)
 
 
 def _one_line(text: str) -> str:
-    return " | ".join(part.strip() for part in text.splitlines() if part.strip())
+    """One line for a terminal: the lines joined, control characters escaped (issue 12)."""
+    from .reports import safe_text  # reports imports this module
+
+    return safe_text(" | ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
 def _tail(stderr: str) -> str:

@@ -1,19 +1,90 @@
 """Reports of a `check` run: the terminal text, the JSON report and the JUnit XML report.
 
-The JSON report is validated by schema/report.schema.json; every failing scenario carries a
-reproduction command. The JUnit report has one <testsuite> per profile and one <testcase> per
-scenario, so CI systems show failures by scenario id.
+Every selected scenario is in every report (those a stopped run did not reach as `not_run`);
+steps are 1-based everywhere. Each failing scenario carries its first divergence from the
+reference (conquian_ref.conformance.diagnosis) and a reproduction command; the failures are
+grouped by cause, ranked by the number of scenarios, so a one-cause avalanche prints the cause
+once. The JSON report is validated by schema/report.schema.json. The JUnit report has one
+<testsuite> per profile and one <testcase> per scenario, so CI systems show failures by id.
+
+Nothing an adapter or a scenario file says can break a report (issue 12): the text shows
+control characters escaped (`safe_text`); the XML escapes what XML 1.0 cannot hold
+(`xml_text`); the JSON is strict (no NaN or Infinity: `strict_json`).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
 from .check import Result, Run, reproduce_command
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2  # 2: steps 1-based, divergences and causes, not_run results
+STATUSES = ("passed", "failed", "errored", "xfail", "xpass", "skipped", "not_run")
+SHOWN = 160  # characters of a value shown on one line of the text report
+
+# Characters a terminal would act on (C0 but newline, DEL, C1) and lone surrogates.
+_UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Characters XML 1.0 cannot hold (C0 but tab, newline, return; surrogates; U+FFFE, U+FFFF).
+_UNSAFE_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe_text(text: str) -> str:
+    """`text` for a terminal: every control character (but newline) shown as an escape."""
+    return _UNSAFE_TEXT.sub(_escaped, str(text))
+
+
+def xml_text(text: object) -> str:
+    """`text` that XML 1.0 can hold: the characters it forbids shown as escapes."""
+    return _UNSAFE_XML.sub(_escaped, str(text))
+
+
+def strict_json(value: object) -> object:
+    """`value` as strict JSON data: non-finite numbers become strings ("NaN", "Infinity")."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value).replace("inf", "Infinity").replace("nan", "NaN")
+    if isinstance(value, dict):
+        return {str(k): strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v) for v in value]
+    return value
+
+
+def _short(value: object) -> str:
+    text = json.dumps(strict_json(value), ensure_ascii=False) if not isinstance(value, str) else value.replace("\n", "\\n")
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
+# -- causes ------------------------------------------------------------------------------------
+def causes(run: Run) -> list[tuple[str, list[Result]]]:
+    """The causes of the failing and known-failing scenarios, most scenarios first (then by
+    first appearance), each with its scenarios in run order."""
+    groups: dict[str, list[Result]] = {}
+    for r in run.results:
+        if r.cause is not None and (r.counts_as_failure or r.status == "xfail"):
+            groups.setdefault(str(r.cause), []).append(r)
+    return sorted(groups.items(), key=lambda item: -len(item[1]))
+
+
+def _divergence_lines(result: Result) -> list[str]:
+    d = result.divergence
+    if d is None:
+        return [f"  first divergence: {result.diagnosis}"] if result.diagnosis else []
+    action = f"{json.dumps(d.action, ensure_ascii=False)}, " if d.action is not None else ""
+    lines = [f"  first divergence from the reference: {d.where()} ({action}the {d.request} answer differs): {d.cause}"]
+    for key, ours, got in d.differences:
+        lines.append(f"    {key}: reference {_short(ours)}")
+        lines.append(f"    {' ' * len(key)}  implementation {_short(got)}")
+    return lines
 
 
 def _failure_text(result: Result) -> str:
@@ -29,69 +100,128 @@ def _failure_text(result: Result) -> str:
     return result.failure.describe(scenario)
 
 
+def _details(run: Run, result: Result) -> list[str]:
+    scenario = result.scenario
+    return [
+        f"{result.status.upper()} {scenario.id} — {scenario.data['title']}",
+        _failure_text(result),
+        *_divergence_lines(result),
+        f"  rules: {', '.join(scenario.rules)}",
+        "  annotation: " + " ".join(scenario.data["annotation"].split()),
+        f"  reproduce: {reproduce_command(run, result)}",
+    ]
+
+
 def text_report(run: Run, verbose: bool = False) -> str:
-    """The terminal report: each failure in full, then tables by profile and by rule."""
+    """The terminal report: each failure in full (once per cause unless verbose), the causes,
+    then tables by profile and by rule. Control characters are shown escaped."""
     out: list[str] = []
     hs = run.handshake
     out.append(f"implementation: {hs.name} ({hs.implementation.get('language', '?')})")
+    shown_causes: set[str] = set()
     for result in run.results:
         if not result.counts_as_failure:
             continue
-        scenario = result.scenario
+        cause = str(result.cause) if result.cause is not None else None
+        if cause is not None and cause in shown_causes and not verbose:
+            continue  # listed under its cause below
+        shown_causes.add(cause)
         out.append("")
-        out.append(f"{result.status.upper()} {scenario.id} — {scenario.data['title']}")
-        out.append(_failure_text(result))
-        out.append(f"  rules: {', '.join(scenario.rules)}")
-        out.append("  annotation: " + " ".join(scenario.data["annotation"].split()))
-        out.append(f"  reproduce: {reproduce_command(run, result)}")
+        out.extend(_details(run, result))
     if verbose:
         for result in run.results:
-            if result.status in ("skipped", "xfail"):
+            if result.status in ("skipped", "xfail", "not_run"):
                 out.append(f"{result.status} {result.scenario.id}: {result.reason}")
+    found = causes(run)
+    if found:
+        out.append("")
+        out.append("causes (the first divergence from the reference), most scenarios first:")
+        for n, (cause, results) in enumerate(found, 1):
+            known = sum(r.status == "xfail" for r in results)
+            known_text = f", {known} known" if known else ""
+            out.append(f"  {n}. {cause} — {len(results)} scenario{'s' * (len(results) != 1)}{known_text}: "
+                       + " ".join(r.scenario.id for r in results))
     out.append("")
     out.append(_profile_table(run))
     rules = _rule_table(run)
     if rules:
         out.append("")
         out.append(rules)
-    if run.stopped_early:
-        out.append("")
-        out.append(run.stopped_early)
-    return "\n".join(out)
+    for entry in run.stale:
+        out.append(f"stale known failure: {entry.where}: {entry} matched no failure")
+    for line in (run.untested, run.stopped_early):
+        if line:
+            out.append("")
+            out.append(line)
+    return safe_text("\n".join(out))
 
 
 def _profile_table(run: Run) -> str:
-    statuses = ("passed", "failed", "errored", "xfail", "xpass", "skipped")
-    rows = defaultdict(lambda: dict.fromkeys(statuses, 0))
+    rows = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
     for r in run.results:
         rows[r.scenario.profile][r.status] += 1
-    lines = ["| profile | " + " | ".join(statuses) + " |", "|---|" + "---:|" * len(statuses)]
+    lines = ["| profile | " + " | ".join(STATUSES) + " |", "|---|" + "---:|" * len(STATUSES)]
     for profile, counts in sorted(rows.items()):
-        lines.append(f"| {profile} | " + " | ".join(str(counts[s]) for s in statuses) + " |")
+        lines.append(f"| {profile} | " + " | ".join(str(counts[s]) for s in STATUSES) + " |")
     return "\n".join(lines)
 
 
 def _rule_table(run: Run) -> str:
-    """Rules cited by failing scenarios: where the implementation deviates, by rule id."""
-    cited = defaultdict(lambda: [0, 0])  # rule -> [failing, run]
+    """Rules cited by failing scenarios, by rule id: new failures and known ones apart."""
+    cited = defaultdict(lambda: [0, 0, 0])  # rule -> [new failures, known failures, run]
     for r in run.results:
-        if r.status in ("skipped",):
+        if r.status in ("skipped", "not_run"):
             continue
         for rid in r.scenario.rules:
-            cited[(r.scenario.profile, rid)][1] += 1
-            if r.counts_as_failure or r.status == "xfail":
-                cited[(r.scenario.profile, rid)][0] += 1
-    failing = {k: v for k, v in cited.items() if v[0]}
+            row = cited[(r.scenario.profile, rid)]
+            row[2] += 1
+            row[0] += r.counts_as_failure
+            row[1] += r.status == "xfail"
+    failing = {k: v for k, v in cited.items() if v[0] or v[1]}
     if not failing:
         return ""
-    lines = ["| profile | rule | failing scenarios | scenarios run |", "|---|---|---:|---:|"]
-    for (profile, rid), (bad, total) in sorted(failing.items()):
-        lines.append(f"| {profile} | {rid} | {bad} | {total} |")
+    lines = ["| profile | rule | new failures | known failures | scenarios run |", "|---|---|---:|---:|---:|"]
+    for (profile, rid), (new, known, total) in sorted(failing.items()):
+        lines.append(f"| {profile} | {rid} | {new} | {known} | {total} |")
     return "\n".join(lines)
 
 
+# -- several implementations -------------------------------------------------------------------
+MARKS = {"passed": "pass", "failed": "FAIL", "errored": "ERROR", "xfail": "xfail", "xpass": "XPASS", "skipped": "skip", "not_run": "not run"}
+
+
+def side_by_side(runs: list[Run]) -> str:
+    """One table of which scenario each implementation passes (runs of the same selection), then
+    each implementation's first divergence from the reference where it fails."""
+    names = [f"{i}: {run.handshake.name}" for i, run in enumerate(runs, 1)]
+    out = ["implementations: " + "; ".join(f"{n} ({run.impl})" for n, run in zip(names, runs)), ""]
+    out.append("| scenario | " + " | ".join(str(i) for i in range(1, len(runs) + 1)) + " |")
+    out.append("|---|" + ":---:|" * len(runs))
+    rows = [{r.scenario.id: r for r in run.results} for run in runs]
+    for result in runs[0].results:
+        sid = result.scenario.id
+        out.append(f"| {sid} | " + " | ".join(MARKS[row[sid].status] if sid in row else "-" for row in rows) + " |")
+    out.append("")
+    out.append("first divergences from the reference:")
+    for i, run in enumerate(runs, 1):
+        for r in run.results:
+            if r.counts_as_failure or r.status == "xfail":
+                d = r.divergence
+                text = f"{d.where()}: {d.cause}" if d is not None else (r.diagnosis or "none found")
+                out.append(f"  {i} {r.scenario.id}: {text}")
+    return safe_text("\n".join(out))
+
+
+# -- JSON --------------------------------------------------------------------------------------
+def _step_line(result: Result) -> tuple[int | None, int]:
+    """The failure's step (1-based; None for the outcome or a match) and its line in the file."""
+    step = result.failure.step
+    line = result.scenario.line(*(("steps", step) if step is not None else ("outcome",)))
+    return (None if step is None else step + 1), line
+
+
 def json_report(run: Run) -> dict:
-    """The machine-readable report (schema/report.schema.json)."""
+    """The machine-readable report (schema/report.schema.json), strict JSON data."""
     results = []
     for r in run.results:
         entry = {
@@ -106,9 +236,10 @@ def json_report(run: Run) -> dict:
         if r.reason:
             entry["reason"] = r.reason
         if r.failure is not None:
+            step, line = _step_line(r)
             entry["failure"] = {
-                "step": r.failure.step,
-                "line": r.scenario.line(*(("steps", r.failure.step) if r.failure.step is not None else ("outcome",))),
+                "step": step,
+                "line": line,
                 "field": r.failure.field,
                 "expected": r.failure.expected,
                 "got": r.failure.got,
@@ -116,10 +247,16 @@ def json_report(run: Run) -> dict:
             }
         if r.adapter is not None:
             entry["adapter_failure"] = {"kind": r.adapter.kind, "message": r.adapter.message, "stderr": r.adapter.stderr}
+        if r.divergence is not None:
+            entry["divergence"] = r.divergence.to_json()
+        elif r.diagnosis:
+            entry["diagnosis"] = r.diagnosis
+        if r.known is not None:
+            entry["known"] = {"kind": r.known.kind, "value": r.known.value, "where": r.known.where}
         if r.counts_as_failure or r.status == "xfail":
             entry["reproduce"] = reproduce_command(run, r)
         results.append(entry)
-    return {
+    return strict_json({
         "report_version": REPORT_VERSION,
         "implementation": run.handshake.implementation,
         "capabilities": sorted(run.handshake.capabilities),
@@ -127,17 +264,41 @@ def json_report(run: Run) -> dict:
         "impl": run.impl,
         "corpus": run.corpus,
         "seconds": round(run.seconds, 3),
-        "summary": {
-            s: run.count(s) for s in ("passed", "failed", "errored", "skipped", "xfail", "xpass")
-        },
+        "summary": {s: run.count(s) for s in STATUSES},
         "ok": run.ok,
         "stopped_early": run.stopped_early or None,
+        "untested": run.untested or None,
+        "causes": [
+            {"cause": cause, "scenarios": [r.scenario.id for r in rs], "known": sum(r.status == "xfail" for r in rs)}
+            for cause, rs in causes(run)
+        ],
+        "stale": [{"kind": e.kind, "value": e.value, "where": e.where} for e in run.stale],
         "results": results,
-    }
+    })
+
+
+def json_text(report: dict) -> str:
+    """Strict JSON text (no NaN), UTF-8 safe: a lone surrogate is written as its \\u escape."""
+    text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+# -- JUnit -------------------------------------------------------------------------------------
+def _message(result: Result) -> str:
+    """The JUnit `message`: the step and a one-line expected/got."""
+    if result.status == "xpass":
+        return f"unexpected pass: listed as a known failure ({result.reason})"
+    if result.status == "errored":
+        d = result.divergence
+        where = f" at {d.where()}" if d is not None else ""
+        return f"adapter {result.adapter.kind}{where}: {_short(result.adapter.message)}"
+    step, _ = _step_line(result)
+    where = "outcome" if step is None else f"step {step}"
+    return f"{where}: {result.failure.field}: expected {_short(result.failure.expected)}, got {_short(result.failure.got)}"
 
 
 def junit_report(run: Run) -> str:
-    """JUnit XML: one testsuite per profile, one testcase per scenario."""
+    """JUnit XML: one testsuite per profile, one testcase per scenario; well formed for any string."""
     root = ET.Element("testsuites", name="conquian-ref check", time=f"{run.seconds:.3f}")
     by_profile = defaultdict(list)
     for r in run.results:
@@ -146,34 +307,33 @@ def junit_report(run: Run) -> str:
         suite = ET.SubElement(
             root,
             "testsuite",
-            name=profile,
+            name=xml_text(profile),
             tests=str(len(results)),
             failures=str(sum(r.status in ("failed", "xpass") for r in results)),
             errors=str(sum(r.status == "errored" for r in results)),
-            skipped=str(sum(r.status in ("skipped", "xfail") for r in results)),
+            skipped=str(sum(r.status in ("skipped", "xfail", "not_run") for r in results)),
             time=f"{sum(r.seconds for r in results):.3f}",
         )
         for r in results:
             case = ET.SubElement(
-                suite, "testcase", classname=profile, name=f"{r.scenario.id} {r.scenario.data['title']}",
-                file=str(r.scenario.path), time=f"{r.seconds:.6f}",
+                suite, "testcase", classname=xml_text(profile), name=xml_text(f"{r.scenario.id} {r.scenario.data['title']}"),
+                file=xml_text(r.scenario.path), time=f"{r.seconds:.6f}",
             )
-            if r.status in ("failed", "xpass"):
-                node = ET.SubElement(case, "failure", message=r.failure.field if r.failure else "unexpected pass")
-                node.text = _failure_text(r) + f"\nreproduce: {reproduce_command(run, r)}"
-            elif r.status == "errored":
-                node = ET.SubElement(case, "error", message=f"adapter {r.adapter.kind}", type=r.adapter.kind)
-                node.text = _failure_text(r) + f"\nreproduce: {reproduce_command(run, r)}"
-            elif r.status in ("skipped", "xfail"):
-                ET.SubElement(case, "skipped", message=(f"known failure: {r.reason}" if r.status == "xfail" else r.reason))
+            if r.counts_as_failure:
+                tag = "error" if r.status == "errored" else "failure"
+                node = ET.SubElement(case, tag, message=xml_text(_message(r)))
+                if r.status == "errored":
+                    node.set("type", xml_text(r.adapter.kind))
+                node.text = xml_text("\n".join(_details(run, r)[1:]))
+            elif r.status in ("skipped", "xfail", "not_run"):
+                ET.SubElement(case, "skipped", message=xml_text(f"known failure: {r.reason}" if r.status == "xfail" else r.reason))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
 def write_json(run: Run, path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(json_report(run), f, indent=2, ensure_ascii=False)
-        f.write("\n")
+        f.write(json_text(json_report(run)))
 
 
 def write_junit(run: Run, path: str) -> None:

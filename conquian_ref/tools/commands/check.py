@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import argparse
 
-from ..options import add_profile_option
+from ..options import add_profile_option, non_negative_int
 
 
 def configure(parser: argparse.ArgumentParser):
     """Options of `conquian-ref check`; returns its runner (args -> exit status)."""
     parser.add_argument(
-        "--impl", default="reference", metavar="CMD",
+        "--impl", dest="impls", action="append", metavar="CMD",
         help="the adapter command to run (JSON lines over stdin/stdout, docs/protocol.md); "
-        "'reference' (default) for the bundled reference engine; python:MODULE:FACTORY for an in-process Python adapter",
+        "'reference' (default) for the bundled reference engine; python:MODULE:FACTORY for an in-process Python adapter; "
+        "repeat it to compare several implementations side by side",
     )
     add_profile_option(parser)
     parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="PATTERN",
                         help="only scenarios whose id, title or file within the corpus contains PATTERN (or whose id matches it as a glob); repeatable")
     parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to run instead of the bundled corpus")
-    parser.add_argument("--known-failures", metavar="FILE", help="YAML list of scenario ids the implementation is known to fail, with reasons")
+    parser.add_argument("--known-failures", action="append", default=[], metavar="FILE",
+                        help="YAML list of what the implementation is known to fail (scenario ids, rule ids or causes), with reasons; repeatable (merged)")
+    parser.add_argument("--write-known-failures", metavar="FILE", help="write today's failures to FILE as a starting known-failures file")
+    parser.add_argument("--max-failures", type=non_negative_int, metavar="N",
+                        help="stop after N failing scenarios; 0: never stop early (default: stop when one adapter failure repeats 5 times in a row)")
     parser.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report (schema/report.schema.json) to FILE")
     parser.add_argument("--junit", dest="junit_path", metavar="FILE", help="write a JUnit XML report to FILE")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
@@ -41,20 +46,57 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the corpus against the implementation; print the text report, write the others; 0 if it conforms."""
+    """Run the corpus against the implementation(s); print the text report, write the others; 0 if it conforms."""
     from ...conformance.check import run_check
     from ...conformance.reports import text_report, write_json, write_junit
     from ...spec.known import load_known_failures
 
-    known = load_known_failures(args.known_failures) if args.known_failures else {}
-    result = run_check(
-        impl=args.impl, corpus=args.corpus, profile=args.profile, patterns=args.patterns, known=known,
-        timeout=args.timeout, progress=True, validate_messages=args.validate_messages, deadline=args.deadline,
-    )
+    from ...engine.errors import ConquianError
+
+    impls = args.impls or ["reference"]
+    if len(impls) > 1 and (args.json_path or args.junit_path or args.write_known_failures):
+        raise ConquianError("--json, --junit and --write-known-failures take a single --impl")
+    known = load_known_failures(*args.known_failures)
+    runs = [
+        run_check(
+            impl=impl, corpus=args.corpus, profile=args.profile, patterns=args.patterns, known=known,
+            timeout=args.timeout, progress=True, validate_messages=args.validate_messages, max_failures=args.max_failures,
+            deadline=args.deadline,
+        )
+        for impl in impls
+    ]
+    if len(runs) > 1:
+        from ...conformance.reports import side_by_side
+
+        print(side_by_side(runs))
+        for result in runs:
+            print(f"{result.impl}: {result.summary_line()}")
+        return 0 if all(r.ok for r in runs) else 1
+    result = runs[0]
     print(text_report(result, verbose=args.verbose))
     if args.json_path:
         write_json(result, args.json_path)
     if args.junit_path:
         write_junit(result, args.junit_path)
+    if args.write_known_failures:
+        _write_known(result, args.write_known_failures)
     print(result.summary_line())
     return 0 if result.ok else 1
+
+
+def _write_known(run, path: str) -> None:
+    """Today's failures as a known-failures file: one entry per cause shared by several
+    scenarios, else one per scenario id."""
+    from ...conformance.reports import causes
+    from ...spec.known import known_failures_text
+
+    groups, covered = [], set()
+    for cause, results in causes(run):
+        if len(results) > 1:
+            groups.append(("cause", cause, [r.scenario.id for r in results]))
+            covered.update(r.scenario.id for r in results)
+    for r in run.results:
+        if (r.counts_as_failure and r.status != "xpass" or r.status == "xfail") and r.scenario.id not in covered:
+            groups.append(("id", r.scenario.id, [r.scenario.id]))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(known_failures_text(groups))

@@ -1,0 +1,201 @@
+"""The first divergence: a failing scenario replayed side by side on the reference engine.
+
+A scenario's first failing check may come steps after the real cause (an automatic move that no
+check covers, issue 11). So for every failing or errored scenario the runner replays the same
+steps on the reference (conquian_ref.conformance.reference.Reference) and on the implementation,
+and compares, step by step, every answer and the canonical state after it (when the
+implementation has the `state` capability), whatever the scenario checks there.
+
+`diagnose(scenario, driver, capabilities, reasons)` returns the first `Divergence` (None when
+both agree on everything asked): its step (1-based; None for the setup or a match), each
+differing key with both values, and its `Cause`.
+
+A `Cause` is a stable signature of a divergence, the same for the runner and the fuzzer:
+the first diverging step's action type (or the request kind when the step has no action), the
+sorted differing top-level keys and the sorted rule ids the reference's trace records for that
+step. Its text is `"{action}: {keys} [{rules}]"`; known failures may name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.errors import ConquianError
+from .compare import compare_actions, mismatches
+from .failures import AdapterFailure
+from .protocol import CHECK_CAPABILITIES, MATCH_ANSWER_KEYS, STAKES_ANSWER_KEYS
+from .reference import Reference
+
+SETUP = "setup"  # the request kind of a divergence at the setup
+# The key of a difference in an answer that is not the state: (request kind) -> prefix.
+ANSWER_KEY = {"observation": "observation", "legal": "legal", "perft": "perft"}
+
+
+@dataclass(frozen=True)
+class Cause:
+    """A divergence's stable signature (see the module docstring)."""
+
+    action: str
+    keys: tuple[str, ...]
+    rules: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.action}: {', '.join(self.keys)} [{' '.join(self.rules)}]"
+
+
+@dataclass
+class Divergence:
+    """Where the implementation first departs from the reference, and how."""
+
+    step: int | None  # 1-based; None for the setup or a match
+    request: str  # the request whose answer differs ("apply", "state", ...)
+    differences: list[tuple[str, object, object]]  # (key, the reference's value, the implementation's)
+    cause: Cause
+    action: object = None  # the step's action, when it has one
+
+    def where(self) -> str:
+        return self.cause.action if self.step is None else f"step {self.step}"
+
+    def to_json(self) -> dict:
+        return {
+            "step": self.step,
+            "request": self.request,
+            "action": self.action,
+            "cause": str(self.cause),
+            "differences": [{"key": k, "reference": r, "implementation": i} for k, r, i in self.differences],
+        }
+
+
+def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True) -> Divergence | None:
+    """The first divergence of `driver` (the implementation) from the reference on `scenario`.
+    An AdapterFailure of the implementation is itself a divergence (at the step it struck); the
+    caller restarts the adapter when `driver` raised one (see `broken`)."""
+    if "match" in scenario.data:
+        return _diagnose_match(scenario, driver)
+    data, profile = scenario.data, scenario.profile
+    reference = Reference()
+    reference.setup(profile, data["setup"])
+    try:
+        driver.setup(profile, data["setup"])
+    except (AdapterFailure, ConquianError) as exc:
+        return Divergence(None, SETUP, [("setup", "ok", _error(exc))], Cause(SETUP, ("setup",), ()))
+    plans = [_requests(step, capabilities) for step in data["steps"]]
+    answers = iter(driver.batch([request for planned in plans for request in planned]))
+    for i, (step, planned) in enumerate(zip(data["steps"], plans), 1):
+        mine, rules = _reference_step(reference, planned)
+        theirs = [next(answers, None) for _ in planned]
+        differences = _differences(planned, mine, theirs, reasons)
+        if differences:
+            request = _first_kind(planned, mine, theirs, reasons)
+            action = step.get("action")
+            kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
+            keys = tuple(sorted({key for key, _, _ in differences}))
+            return Divergence(i, request, differences, Cause(kind, keys, tuple(sorted(rules))), action)
+    return None
+
+
+def broken(divergence: Divergence | None) -> bool:
+    """Whether the implementation failed at the protocol level during the diagnosis (it is then
+    restarted before anything else is asked of it)."""
+    return divergence is not None and any(isinstance(i, str) and i.startswith("adapter ") for _, _, i in divergence.differences)
+
+
+def _requests(step: dict, capabilities: set[str]) -> list[tuple]:
+    """What is asked of both sides at a step: the action, the state after it, then the step's
+    own checks that are not the state (observation, legal actions, perft) the implementation can answer."""
+    planned: list[tuple] = [("apply", step["seat"], step["action"])] if "action" in step else []
+    planned += [("state",)] if "state" in capabilities else []
+    check = step.get("check") or {}
+    for kind, capability in CHECK_CAPABILITIES.items():
+        if kind in check and capability in capabilities:
+            value = check[kind]
+            planned.append((kind, len(value)) if kind == "perft" else (kind, value["seat"]))
+    return planned
+
+
+def _reference_step(reference: Reference, planned: list[tuple]) -> tuple[list, set[str]]:
+    """The reference's answers to a step's requests, and the rules its trace records for them."""
+    game = reference.game
+    earlier = set(game.rules_fired)
+    game.rules_fired.clear()
+    answers = []
+    for name, *args in planned:
+        try:
+            answers.append(getattr(reference, name)(*args))
+        except ConquianError as exc:
+            answers.append(_error(exc))
+    rules = set(game.rules_fired)
+    game.rules_fired.update(earlier)
+    return answers, rules
+
+
+def _differences(planned, mine, theirs, reasons: bool) -> list[tuple[str, object, object]]:
+    """The step's differences: of the action's answer and the state when they differ (the
+    answers of the step's checks then follow from them, and would only split one cause into
+    several), else of the checks' answers."""
+    found = {"core": [], "checks": []}
+    for (name, *_), ours, got in zip(planned, mine, theirs):
+        found["core" if name in ("apply", "state") else "checks"] += _compare(name, ours, got, reasons)
+    return found["core"] or found["checks"]
+
+
+def _first_kind(planned, mine, theirs, reasons: bool) -> str:
+    return next(name for (name, *_), ours, got in zip(planned, mine, theirs) if _compare(name, ours, got, reasons))
+
+
+def _compare(name: str, ours: object, got: object, reasons: bool) -> list[tuple[str, object, object]]:
+    """The differing keys of one answer: top-level keys of a state or observation, `result` and
+    `reason` of an action, the whole answer of the others."""
+    if got is None:
+        return [(name, _plain(ours), "(no answer)")]
+    if isinstance(got, Exception):
+        return [(name, _plain(ours), _error(got))]
+    if name == "apply":
+        keys = ("result", "reason") if reasons else ("result",)
+        return [(k, o, g) for k, o, g in zip(keys, ours, got) if o != g]
+    if name == "state" or name == "observation":
+        prefix = "" if name == "state" else "observation."
+        if not isinstance(got, dict) or not isinstance(ours, dict):
+            return [(name, ours, got)] if ours != got else []
+        tops = sorted({_top(path) for path, _, _ in mismatches(ours, got)})
+        return [(prefix + key, ours.get(key), got.get(key, "(missing)")) for key in tops]
+    if name == "legal":
+        try:
+            missing, extra = compare_actions(ours, got)
+        except (TypeError, AttributeError):
+            return [("legal", ours, got)]
+        return [("legal", {"missing": missing}, {"extra": extra})] if missing or extra else []
+    return [(ANSWER_KEY.get(name, name), ours, got)] if ours != got else []
+
+
+def _top(path: str) -> str:
+    return path.split(".", 1)[0].split("[", 1)[0]
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _error(exc: Exception) -> str:
+    if isinstance(exc, AdapterFailure):
+        return f"adapter {exc.kind}: {exc.message}"
+    return f"error: {exc}"
+
+
+def _diagnose_match(scenario, driver) -> Divergence | None:
+    match = scenario.data["match"]
+    args = (scenario.profile, match["first_dealer"], match["deals"])
+    try:
+        full = Reference().match(*args)
+        ours = {k: full[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in full}  # what the protocol answers
+    except ConquianError as exc:
+        ours = _error(exc)
+    try:
+        got = driver.match(*args)
+    except (AdapterFailure, ConquianError) as exc:
+        got = exc
+    differences = _compare("state", ours, got, True) if not isinstance(got, Exception) else _compare("match", ours, got, True)
+    if not differences:
+        return None
+    keys = tuple(sorted({k for k, _, _ in differences}))
+    return Divergence(None, "match", differences, Cause("match", keys, ()))
