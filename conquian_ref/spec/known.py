@@ -107,7 +107,7 @@ def load_known_failures(*paths: str | Path) -> KnownFailures:
 def _load_one(path: Path) -> list[Entry]:
     from .schemas import validator
 
-    if not path.is_file():
+    if not path.exists():
         raise ConquianError(f"{path}: no such known-failures file")
     try:
         data, lines = load_with_lines(path)

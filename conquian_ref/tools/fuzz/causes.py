@@ -5,26 +5,16 @@ the step has no action: `setup`, `legal`), the sorted differing top-level keys (
 when the answer differs: `result`, `reason`, `actions`, or the adapter failure's kind; else of
 the canonical state after the step), and the sorted rule ids the reference's trace records for
 that step. Its text is `"{action}: {keys} [{rules}]"`, e.g. `pass: result [C-TURN-5]`; a
-known-failures entry may name it. The runner's diagnosis (`check`) writes the same definition.
+known-failures entry may name it. The class is the runner's own (conformance.diagnosis):
+`check` and `fuzz` name a cause the same way, so one known-failures file serves both.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...conformance.diagnosis import Cause  # one definition of a cause, for check and fuzz alike
 from .divergence import Divergence
 
-
-@dataclass(frozen=True)
-class Cause:
-    """A divergence's stable signature (see the module docstring)."""
-
-    action: str
-    keys: tuple[str, ...]
-    rules: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"{self.action}: {', '.join(self.keys)} [{' '.join(self.rules)}]"
+__all__ = ["Cause", "cause_of"]
 
 
 def cause_of(divergence: Divergence) -> Cause:
