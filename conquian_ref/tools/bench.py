@@ -39,6 +39,7 @@ import time
 from ..engine.cards import count
 from ..engine.melds import meld_table
 from ..engine.profile import Profile
+from .options import emit
 from .simulate import game_seed, new_game, simulate
 
 # Workload sizes: (full run, --quick)
@@ -346,14 +347,12 @@ def conformance_markdown(c: dict) -> str:
     )
 
 
-def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out=None) -> int:
-    out = out or sys.stdout
+def run(profiles: list[Profile], quick: bool = False, json_path: str | None = None, out=None) -> int:
     report = {"quick": quick, "machine": machine(), "profiles": []}
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)
         report["profiles"].append(bench_profile(profile, quick))
     print("bench: the conformance corpus ...", file=sys.stderr, flush=True)
     report["conformance"] = bench_conformance(1 if quick else 3, [p.id for p in profiles])
-    text = markdown(report) + "\n\n" + conformance_markdown(report["conformance"])
-    out.write((json.dumps(report, indent=2) if as_json else text) + "\n")
+    emit(json_path, lambda: report, lambda: markdown(report) + "\n\n" + conformance_markdown(report["conformance"]), out)
     return 0
