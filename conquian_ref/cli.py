@@ -40,6 +40,7 @@ TABLE = (
     ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
     ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),
     ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.fmt", "configure"),
+    ("completion", "print a shell completion script for bash or zsh", "cli", "configure_completion"),
 )
 
 Runner = Callable[[argparse.Namespace], int]
@@ -75,9 +76,15 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
     set-up modules imported), the others are listed with their help."""
     from . import __version__
 
+    from .tools.options import VOCABULARY
+
     parser = _Parser(
         prog=PROG,
         description="conquian-ref: the executable specification of the card game Conquian.",
+        epilog="options mean the same in every command:\n"
+        + "\n".join(f"  {option:<18} {meaning}" for option, meaning in VOCABULARY)
+        + f"\nshell completion: {PROG} completion bash|zsh",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
@@ -87,6 +94,22 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
         if name in chosen:
             sub_parser.set_defaults(run=configure(sub_parser))
     return parser
+
+
+def configure_completion(parser: argparse.ArgumentParser) -> Runner:
+    """`conquian-ref completion bash|zsh`: the script, drawn by shtab from the whole parser (every
+    command and option as `--help` lists them), so it can never fall behind the commands.
+    Install: `conquian-ref completion bash > ~/.local/share/bash-completion/completions/conquian-ref`,
+    or for zsh a file named `_conquian-ref` in a folder of your `$fpath`."""
+    parser.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+
+    def run(args: argparse.Namespace) -> int:
+        import shtab
+
+        print(shtab.complete(build_parser(), shell=args.shell))
+        return 0
+
+    return run
 
 
 def _command_in(argv: list[str]) -> list[str]:

@@ -32,7 +32,6 @@ is the closest to the engine's own speed. For the listing times that is the best
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
 import platform
 import random
@@ -43,6 +42,7 @@ import time
 from ..engine.cards import count
 from ..engine.melds import meld_table
 from ..engine.profile import Profile
+from .options import emit
 from .simulate import game_seed, new_game, simulate
 
 # Workload sizes: (full run, --quick)
@@ -396,8 +396,7 @@ def fuzz_markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out=None) -> int:
-    out = out or sys.stdout
+def run(profiles: list[Profile], quick: bool = False, json_path: str | None = None, out=None) -> int:
     report = {"quick": quick, "machine": machine(), "profiles": []}
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)
@@ -407,6 +406,5 @@ def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out
     print("bench: fuzzing over the protocol ...", file=sys.stderr, flush=True)
     fuzzed = [p.id for p in profiles][: 1 if quick else None]  # --quick: the first profile only
     report["fuzz"] = bench_fuzz(fuzzed, FUZZ_GAMES[1 if quick else 0], 1 if quick else 3)
-    text = markdown(report) + "\n\n" + conformance_markdown(report["conformance"]) + "\n\n" + fuzz_markdown(report["fuzz"])
-    out.write((json.dumps(report, indent=2) if as_json else text) + "\n")
+    emit(json_path, lambda: report, lambda: "\n\n".join((markdown(report), conformance_markdown(report["conformance"]), fuzz_markdown(report["fuzz"]))), out)
     return 0

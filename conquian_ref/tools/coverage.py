@@ -11,7 +11,6 @@ EX), which are illustrations, not engine behaviour.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..engine.refusals import REASONS
 from ..spec.profiles import PROFILE_IDS, load_profile
 from ..spec.rulebook import rules_for
 from ..spec.scenario import corpus_dir, load_corpus
+from .options import emit
 
 
 def _exempt_from_fired(rule_id: str) -> bool:
@@ -91,25 +91,27 @@ def measure(paths: list[Path | str]) -> Coverage:
     return cov
 
 
-def run(paths: list[str], as_json: bool = False) -> int:
+def _text_lines(cov: Coverage):
+    """The coverage as text, one line per rule, reason code and finding."""
+    for profile, rules in cov.cited.items():
+        yield f"## {profile}"
+        for rid, ids in rules.items():
+            mark = "UNCITED" if not ids else f"{len(ids):3d}"
+            yield f"  {rid:<12} {mark:>7}  {' '.join(sorted(set(ids))[:8])}{' ...' if len(set(ids)) > 8 else ''}"
+    yield "## reason codes"
+    for code, ids in cov.reasons.items():
+        yield f"  {code:<28} {len(ids) if ids else 'NEVER PRODUCED':>3}"
+    for profile, rids in cov.by_construction.items():
+        yield f"held by construction under {profile} where cited (no step checks them there): {' '.join(rids)}"
+    for sid, rid in cov.not_fired:
+        yield f"cited but never checked: {sid} cites {rid}, which no check applied while replaying it"
+    for sid in cov.failing:
+        yield f"failing scenario (not counted as exercising its rules): {sid}"
+
+
+def run(paths: list[str], json_path: str | None = None) -> int:
     cov = measure(paths or [corpus_dir()])
-    if as_json:
-        print(json.dumps(cov.to_json(), indent=2))
-    else:
-        for profile, rules in cov.cited.items():
-            print(f"## {profile}")
-            for rid, ids in rules.items():
-                mark = "UNCITED" if not ids else f"{len(ids):3d}"
-                print(f"  {rid:<12} {mark:>7}  {' '.join(sorted(set(ids))[:8])}{' ...' if len(set(ids)) > 8 else ''}")
-        print("## reason codes")
-        for code, ids in cov.reasons.items():
-            print(f"  {code:<28} {len(ids) if ids else 'NEVER PRODUCED':>3}")
-        for profile, rids in cov.by_construction.items():
-            print(f"held by construction under {profile} where cited (no step checks them there): {' '.join(rids)}")
-        for sid, rid in cov.not_fired:
-            print(f"cited but never checked: {sid} cites {rid}, which no check applied while replaying it")
-        for sid in cov.failing:
-            print(f"failing scenario (not counted as exercising its rules): {sid}")
+    emit(json_path, cov.to_json, lambda: "\n".join(_text_lines(cov)))
     uncited = sum(len(v) for v in cov.uncited.values())
     print(
         f"coverage: {uncited} uncited rule(s), {len(cov.not_fired)} citation(s) never checked, "

@@ -18,12 +18,12 @@ a scenario, which would make the analysis meaningless), 2 for a usage error.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
+from .options import add_corpus_option, add_json_option, emit
 
 FIRST_IDS = 5  # scenario ids shown per mutant in the text report
 
@@ -195,12 +195,12 @@ def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None
 def configure(parser):
     """Options of `conquian-ref mutants`; returns the runner (see conquian_ref.cli)."""
     parser.add_argument("--only", nargs="+", action="extend", default=[], metavar="ID", help="run only these mutants (ids as listed in docs/mutation.md)")
-    parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to use instead of the bundled corpus")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
+    add_corpus_option(parser, "the scenario folder that must catch the mutants")
+    add_json_option(parser, "the report")
 
     def run(args) -> int:
         report = run_mutants(args.only or None, args.corpus)
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.text())
+        emit(args.json_path, report.to_json, report.text)
         return 0 if report.ok else 1
 
     return run

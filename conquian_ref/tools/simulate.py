@@ -32,6 +32,7 @@ from ..engine.game import Game
 from ..engine.outcome import HOW
 from ..engine.profile import Profile
 from ..conformance.progress import progress_bar
+from .options import emit
 
 MAX_ACTIONS = 100_000  # a deal is finite (exposed cards only grow, rejects use up the stock); guard anyway
 PROGRESS_MIN_GAMES = 2_000  # show a progress bar only for runs at least this long (and on a TTY)
@@ -208,13 +209,13 @@ def format_summary(s: Summary) -> str:
     )
 
 
-def run(profiles: list[Profile], games: int, seed: int, as_json: bool, out=None) -> int:
-    """The `simulate` command: one summary per profile, as text or as one JSON document."""
-    out = out or sys.stdout
+def run(profiles: list[Profile], games: int, seed: int, json_path: str | None = None, out=None) -> int:
+    """The `simulate` command: one summary per profile, as text or as one JSON document (--json)."""
     summaries = [simulate(p, games, seed) for p in profiles]
-    if as_json:
-        doc = {"games": games, "seed": seed, "profiles": [s.to_json() for s in summaries]}
-        out.write(json.dumps(doc, indent=2) + "\n")
-    else:
-        out.write("\n\n".join(format_summary(s) for s in summaries) + "\n")
+    emit(
+        json_path,
+        lambda: {"games": games, "seed": seed, "profiles": [s.to_json() for s in summaries]},
+        lambda: "\n\n".join(format_summary(s) for s in summaries),
+        out,
+    )
     return 0

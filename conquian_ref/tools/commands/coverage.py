@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from ..options import add_corpus_option, add_json_option
+
 
 def configure(parser: argparse.ArgumentParser):
     """Options of `conquian-ref coverage`; returns its runner (args -> exit status)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario folders (default: the bundled corpus)")
-    parser.add_argument("--json", action="store_true", help="print the coverage as JSON")
+    add_corpus_option(parser, "the scenario folder whose coverage is measured")
+    add_json_option(parser, "the coverage")
 
     def run(args: argparse.Namespace) -> int:
         from ..coverage import run
 
-        return run(args.paths, as_json=args.json)
+        return run([args.corpus] if args.corpus else [], json_path=args.json_path)
 
     return run
