@@ -2,7 +2,8 @@
 
 Checks, without a browser: every scenario has a page and every rule an anchor on its profile's
 page; every internal link (href, src) resolves to a file of the book and, when it has one, to
-an anchor of that file; nothing points outside the book; text from the scenario files is
+an anchor of that file; nothing points outside the book but each scenario's link to its YAML
+source, which resolves to that file; text from the scenario files is
 escaped; the positions drawn come from replaying on the reference engine; and a scenario that
 does not replay as written is flagged on its page. (The browser test is test_book_browser.py.)
 """
@@ -10,6 +11,7 @@ does not replay as written is flagged on its page. (The browser test is test_boo
 from __future__ import annotations
 
 import argparse
+import html
 import posixpath
 import re
 import shutil
@@ -80,12 +82,17 @@ def test_the_book_covers_every_scenario_and_every_rule(book):
 def test_every_internal_link_resolves_to_a_file_and_anchor(book):
     out, _, pages = book
     broken = []
-    checked = 0
+    checked = sources = 0
     for page, parsed in pages.items():
         for link in parsed.links:
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, f"{page}: link leaves the book: {link}"
             target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(parts.path))) if parts.path else page
+            if target.endswith(".yaml"):  # the scenario's source: outside the book, in the corpus
+                sources += 1
+                assert (out / target).resolve().is_relative_to(corpus_dir().resolve()), f"{page}: {link}"
+            elif target.startswith("../"):
+                broken.append(f"{page}: {link} leaves the book")
             if not (out / target).is_file():
                 broken.append(f"{page}: {link} (no file {target})")
                 continue
@@ -94,6 +101,7 @@ def test_every_internal_link_resolves_to_a_file_and_anchor(book):
             checked += 1
     assert not broken, "\n".join(broken[:20])
     assert checked > 5000
+    assert sources == len(SCENARIOS)
 
 
 def test_rules_and_scenarios_link_both_ways(book):
@@ -268,3 +276,72 @@ def test_the_command_line_runs_book_once_registered(tmp_path, capsys, monkeypatc
     assert capsys.readouterr().out.strip().endswith(f"1 scenarios -> {tmp_path / 'out' / 'index.html'}")
     assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.strip() == f"conquian-ref: error: {tmp_path / 'nowhere'}: no such folder"
+
+
+def _shown(page_text: str, field: str) -> str:
+    """The text of one field of a scenario page's header (dt/dd), tags removed."""
+    dd = page_text.split(f"<dt>{field}</dt><dd>", 1)[1].split("</dd>", 1)[0]
+    return html.unescape(re.sub(r"<[^>]+>", "", dd))
+
+
+def test_issue_13_a_page_links_its_yaml_source_and_the_command_replaying_it(book):
+    """Item 7: the file links to its YAML source (relative to the output) and the page gives the
+    `check -k` command; -k with that id selects this scenario alone in the shipped corpus."""
+    import shlex
+
+    from conquian_ref.conformance.check import select
+
+    out, _, _ = book
+    for scenario in SCENARIOS:
+        text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+        href = unquote(re.search(r'<a class="source" href="([^"]+)"', text).group(1))
+        assert (out / scenario.profile / href).resolve() == scenario.path.resolve()
+        command = shlex.split(_shown(text, "replay it"))
+        assert command[:3] == ["conquian-ref", "check", "-k"] and len(command) == 4  # no --corpus: the shipped one
+        assert [s.id for s in select(SCENARIOS, None, [command[3]])] == [scenario.id]
+        assert _shown(text, "file") == f"scenarios/{scenario.path.resolve().relative_to(corpus_dir().resolve()).as_posix()} (the YAML source)"
+
+
+def test_issue_13_with_corpus_pages_show_their_real_file_area_source_and_command(tmp_path, monkeypatch):
+    """Item 7: with --corpus the file is under the corpus as named, the area is the file's folder
+    (not the corpus folder's name), the YAML link and the command work from the book."""
+    import shlex
+
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    monkeypatch.chdir(tmp_path)
+    (Path("my corpus") / "anglo-american-v1" / "tricky").mkdir(parents=True)
+    _write(Path("my corpus") / "anglo-american-v1" / "tricky", data, "aa-0001.yaml")
+    _write(Path("my corpus"), dict(data, id="aa-9999"), "loose.yaml")
+    result = build("out", "my corpus")
+    assert not result.problems
+    for sid, file, area in (("aa-0001", "my corpus/anglo-american-v1/tricky/aa-0001.yaml", "tricky"),
+                            ("aa-9999", "my corpus/loose.yaml", "top")):
+        text = (tmp_path / "out" / "anglo-american-v1" / f"{sid}.html").read_text(encoding="utf-8")
+        assert _shown(text, "file") == f"{file} (the YAML source)"
+        assert _shown(text, "area") == area
+        assert f'index.html#area-{area}"' in text
+        href = unquote(re.search(r'<a class="source" href="([^"]+)"', text).group(1))
+        assert (tmp_path / "out" / "anglo-american-v1" / href).resolve() == (tmp_path / file).resolve()
+        assert shlex.split(_shown(text, "replay it")) == ["conquian-ref", "check", "-k", sid, "--corpus", "my corpus"]
+    profile_page = (tmp_path / "out" / "anglo-american-v1" / "index.html").read_text(encoding="utf-8")
+    assert 'id="area-tricky"' in profile_page and 'id="area-top"' in profile_page
+
+
+def test_issue_13_previous_and_next_links_walk_each_area_in_id_order(book):
+    """Item 7: from the first scenario of an area, `next` visits every scenario of that area once,
+    in id order, and `prev` walks back; the ends say first / last."""
+    out, _, _ = book
+    areas: dict[tuple, list[str]] = {}
+    for s in sorted(SCENARIOS, key=lambda s: s.id):
+        areas.setdefault((s.profile, s.path.parent.name), []).append(s.id)
+    assert len(areas) > 50
+    for (profile, area), ids in areas.items():
+        texts = {sid: (out / profile / f"{sid}.html").read_text(encoding="utf-8") for sid in ids}
+        for i, sid in enumerate(ids):
+            top = texts[sid].split('<nav class="neighbours top"', 1)[1].split("</nav>", 1)[0]
+            nxt = re.search(r'rel="next" class="next" href="([^"]+)"', top)
+            prev = re.search(r'rel="prev" class="prev" href="([^"]+)"', top)
+            assert (nxt.group(1) if nxt else None) == (f"{ids[i + 1]}.html" if i + 1 < len(ids) else None)
+            assert (prev.group(1) if prev else None) == (f"{ids[i - 1]}.html" if i else None)
+            assert f'href="index.html#area-{area}"' in top
+        assert f"first of {area}" in texts[ids[0]] and f"last of {area}" in texts[ids[-1]]
