@@ -20,14 +20,17 @@ from ...engine.errors import ConquianError
 FRENCH_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 SPANISH_RANKS = {"1": "1 (as)", "10": "10 (sota)", "11": "11 (caballo)", "12": "12 (rey)"}
 CARD = Markup('<span class="%s" title="%s" data-card="%s">%s</span>')
-SUIT_NAME = Markup('<small class="sn">%s</small>')
+SUIT_NAME = Markup('<small>%s</small>')
 NONE = Markup('<span class="none">%s</span>')
+BACK = Markup('<span class="card back hidden">&nbsp;</span>')  # no name: the row says whose it is
 # The suit symbols, inlined once at the top of every page (page.html.j2); the comment is for
 # whoever edits the file, not for every page.
 SPRITE = Markup(re.sub(r"<!--.*?-->\s*", "", (resources.files(__package__) / "assets" / "suits.svg")
                        .read_text(encoding="utf-8"), flags=re.S))
 SYMBOLS = frozenset(re.findall(r'<symbol id="suit-([^"]+)"', SPRITE))
-SUIT = Markup('<svg class="suit" aria-hidden="true"><use href="#suit-%s"></use></svg><span class="alt">%s</span>')
+# Kept short, without classes (the stylesheet styles `.card svg`, `.card i`): a golden deal's page
+# draws thousands of cards. <i> holds the text glyph, visually hidden.
+SUIT = Markup('<svg aria-hidden="true"><use href="#suit-%s"/></svg><i>%s</i>')
 
 
 class Cards:
@@ -70,6 +73,13 @@ class Cards:
         if not self.french:
             inner += SUIT_NAME % suit_name
         return CARD % (classes, title, deck.name(c), inner)
+
+    def backs(self, count: int) -> Markup:
+        """`count` cards face down that the viewing seat may not know: no name, no letter form."""
+        key = ("backs", count)
+        if key not in self._drawn:
+            self._drawn[key] = Markup("").join([BACK] * count) if count else NONE % "none"
+        return self._drawn[key]
 
     def many(self, names, extra: str = "", empty: str = "—") -> Markup:
         key = (tuple(names), extra, empty)

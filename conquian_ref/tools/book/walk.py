@@ -1,7 +1,8 @@
 """Replaying a scenario on the reference engine to get the book's pictures.
 
 `walk(scenario)` gives the verdict of conquian_ref.conformance.replay (does the scenario replay as
-written?) and the position before and after every step, drawn from `Game.state_json()`. Exposed
+written?) and the position before and after every step, drawn from `Game.state_json()`, with what
+each seat observes there (`Reference.observation`: what the seat may know, C-OBS-1). Exposed
 cards are grouped in one valid arrangement (RUL-13: only the set of exposed cards is normative).
 A match scenario deals no cards: its walk is the running score of its deals.
 
@@ -23,6 +24,7 @@ class Picture:
     state: dict
     melds: list  # per seat (per team with partners): one valid arrangement of the exposed cards (names), RUL-13
     origin: tuple | None  # (event, seat) of the available card: ("reveal", s) / ("discard", s) / ("pass", s)
+    views: list = field(default_factory=list)  # per seat: its observation from the reference engine
 
 
 @dataclass
@@ -47,7 +49,8 @@ class Walk:
     failure_step: int | None = None
 
 
-def _picture(game) -> Picture:
+def _picture(driver) -> Picture:
+    game = driver.game
     state = game.state_json()
     melds = []
     for exposed in game.exposed:  # one per seat, or per team with partners
@@ -60,7 +63,8 @@ def _picture(game) -> Picture:
             if event.get("card") == card and event["event"] in ("reveal", "discard", "pass"):
                 origin = (event["event"], event.get("seat"))
                 break
-    return Picture(state, melds, origin)
+    views = [driver.observation(seat) for seat in range(len(state["hands"]))]
+    return Picture(state, melds, origin, views)
 
 
 def walk(scenario) -> Walk:
@@ -70,7 +74,7 @@ def walk(scenario) -> Walk:
     from ...conformance.steps import walk as walk_steps
 
     result = Walk()
-    walked = walk_steps(scenario, Reference(), keep_going=True, observe=lambda driver: _picture(driver.game))
+    walked = walk_steps(scenario, Reference(), keep_going=True, observe=_picture)
     if walked.error is not None:
         result.verdict = f"the reference engine cannot replay it: {walked.error}"
     else:
