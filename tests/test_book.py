@@ -309,21 +309,22 @@ def test_issue_13_with_corpus_pages_show_their_real_file_area_source_and_command
 
     data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
     monkeypatch.chdir(tmp_path)
-    (Path("my corpus") / "anglo-american-v1" / "tricky").mkdir(parents=True)
-    _write(Path("my corpus") / "anglo-american-v1" / "tricky", data, "aa-0001.yaml")
+    profile = data["profile"]  # the profile folder, as in the shipped corpus
+    (Path("my corpus") / profile / "tricky").mkdir(parents=True)
+    _write(Path("my corpus") / profile / "tricky", data, "aa-0001.yaml")
     _write(Path("my corpus"), dict(data, id="aa-9999"), "loose.yaml")
     result = build("out", "my corpus")
     assert not result.problems
-    for sid, file, area in (("aa-0001", "my corpus/anglo-american-v1/tricky/aa-0001.yaml", "tricky"),
+    for sid, file, area in (("aa-0001", f"my corpus/{profile}/tricky/aa-0001.yaml", "tricky"),
                             ("aa-9999", "my corpus/loose.yaml", "top")):
-        text = (tmp_path / "out" / "anglo-american-v1" / f"{sid}.html").read_text(encoding="utf-8")
+        text = (tmp_path / "out" / profile / f"{sid}.html").read_text(encoding="utf-8")
         assert _shown(text, "file") == f"{file} (the YAML source)"
         assert _shown(text, "area") == area
         assert f'index.html#area-{area}"' in text
         href = unquote(re.search(r'<a class="source" href="([^"]+)"', text).group(1))
-        assert (tmp_path / "out" / "anglo-american-v1" / href).resolve() == (tmp_path / file).resolve()
+        assert (tmp_path / "out" / profile / href).resolve() == (tmp_path / file).resolve()
         assert shlex.split(_shown(text, "replay it")) == ["conquian-ref", "check", "-k", sid, "--corpus", "my corpus"]
-    profile_page = (tmp_path / "out" / "anglo-american-v1" / "index.html").read_text(encoding="utf-8")
+    profile_page = (tmp_path / "out" / profile / "index.html").read_text(encoding="utf-8")
     assert 'id="area-tricky"' in profile_page and 'id="area-top"' in profile_page
 
 

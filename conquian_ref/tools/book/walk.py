@@ -24,7 +24,9 @@ class Picture:
     state: dict
     melds: list  # per seat (per team with partners): one valid arrangement of the exposed cards (names), RUL-13
     origin: tuple | None  # (event, seat) of the available card: ("reveal", s) / ("discard", s) / ("pass", s)
-    views: list = field(default_factory=list)  # per seat: its observation from the reference engine
+    # Per seat: its observation from the reference engine. A function of the position, so left
+    # out of the comparison of two pictures.
+    views: list = field(default_factory=list, compare=False)
 
 
 @dataclass
@@ -49,8 +51,7 @@ class Walk:
     failure_step: int | None = None
 
 
-def _picture(driver) -> Picture:
-    game = driver.game
+def _picture(game) -> Picture:
     state = game.state_json()
     melds = []
     for exposed in game.exposed:  # one per seat, or per team with partners
@@ -63,8 +64,14 @@ def _picture(driver) -> Picture:
             if event.get("card") == card and event["event"] in ("reveal", "discard", "pass"):
                 origin = (event["event"], event.get("seat"))
                 break
-    views = [driver.observation(seat) for seat in range(len(state["hands"]))]
-    return Picture(state, melds, origin, views)
+    return Picture(state, melds, origin)
+
+
+def _observed(driver) -> Picture:
+    """The picture of the driver's position, with what each seat observes there."""
+    picture = _picture(driver.game)
+    picture.views = [driver.observation(seat) for seat in range(len(picture.state["hands"]))]
+    return picture
 
 
 def walk(scenario) -> Walk:
@@ -74,7 +81,7 @@ def walk(scenario) -> Walk:
     from ...conformance.steps import walk as walk_steps
 
     result = Walk()
-    walked = walk_steps(scenario, Reference(), keep_going=True, observe=_picture)
+    walked = walk_steps(scenario, Reference(), keep_going=True, observe=_observed)
     if walked.error is not None:
         result.verdict = f"the reference engine cannot replay it: {walked.error}"
     else:
