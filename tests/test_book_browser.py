@@ -11,6 +11,7 @@ passes on a machine that lacks them.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -211,11 +212,17 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     assert all(h.startswith(("tc-", "TC-", "C-", "RUL-")) for h in hits())
 
 
+@functools.cache
+def _corpus():
+    """The shipped corpus, loaded once for the tests below (loading takes seconds)."""
+    return load_corpus([corpus_dir()])[0]
+
+
 def _long_story():
     """A scenario long enough to start folded, whose steps 4 and 5 are accepted actions."""
     from conquian_ref.tools.book.scenario_page import FOLD_AFTER
 
-    corpus, _ = load_corpus([corpus_dir()])
+    corpus = _corpus()
     return next(
         s for s in sorted(corpus, key=lambda s: s.id)
         if len(s.data.get("steps", [])) > FOLD_AFTER
@@ -259,7 +266,7 @@ def test_issue_13_a_long_story_starts_folded_and_a_step_opens_with_its_position_
 def test_issue_13_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
     from selenium.webdriver.common.by import By
 
-    corpus, _ = load_corpus([corpus_dir()])
+    corpus = _corpus()
     worked = next(s for s in corpus if s.id == "aa-0001")  # step 2 is an accepted use
     _open(browser, book / worked.profile / "aa-0001.html")
     after = browser.find_element(By.ID, "pos-after-2")
@@ -320,7 +327,7 @@ def test_issue_13_suit_glyphs_render_as_svg_without_a_font(book, browser):
 def test_issue_13_previous_and_next_links_step_through_an_area(book, browser):
     from selenium.webdriver.common.by import By
 
-    corpus, _ = load_corpus([corpus_dir()])
+    corpus = _corpus()
     worked = next(s for s in corpus if s.id == "aa-0001")
     name = worked.path.parent.name
     area = sorted(s.id for s in corpus if s.path.parent.name == name and s.profile == worked.profile)
