@@ -2,7 +2,8 @@
 
 Checks, without a browser: every scenario has a page and every rule an anchor on its profile's
 page; every internal link (href, src) resolves to a file of the book and, when it has one, to
-an anchor of that file; nothing points outside the book; text from the scenario files is
+an anchor of that file; nothing points outside the book but each scenario's link to its YAML
+source, which resolves to that file; text from the scenario files is
 escaped; the positions drawn come from replaying on the reference engine; and a scenario that
 does not replay as written is flagged on its page. (The browser test is test_book_browser.py.)
 """
@@ -10,6 +11,7 @@ does not replay as written is flagged on its page. (The browser test is test_boo
 from __future__ import annotations
 
 import argparse
+import html
 import posixpath
 import re
 import shutil
@@ -29,27 +31,26 @@ SCENARIOS, _ = load_corpus([corpus_dir()])
 AA0001 = corpus_dir() / "anglo-american-v1" / "examples" / "aa-0001-worked-example.yaml"
 
 
-class _Links(HTMLParser):
-    """Every id and every href/src of one HTML page."""
+class _Links:
+    """Every id and every href/src of one HTML page. Read with regular expressions, not a parser:
+    the book is tens of megabytes, and the templates and markupsafe escape every quote in text,
+    so `id="` and `href="` occur only as attributes."""
 
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
+    ATTRS = re.compile(r'\s(id|href|src)="([^"]*)"')
+
+    def __init__(self, text: str):
         self.ids: set[str] = set()
         self.links: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if attrs.get("id"):
-            self.ids.add(attrs["id"])
-        for key in ("href", "src"):
-            if attrs.get(key) is not None:
-                self.links.append(attrs[key])
+        for key, value in self.ATTRS.findall(text):
+            value = html.unescape(value)
+            if key == "id":
+                self.ids.add(value)
+            else:
+                self.links.append(value)
 
 
 def _parse(path: Path) -> _Links:
-    parser = _Links()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser
+    return _Links(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -80,13 +81,19 @@ def test_the_book_covers_every_scenario_and_every_rule(book):
 def test_every_internal_link_resolves_to_a_file_and_anchor(book):
     out, _, pages = book
     broken = []
-    checked = 0
+    checked = sources = 0
+    files = set(pages)  # every card's suit is a link into its own page: skip asking the disk
     for page, parsed in pages.items():
         for link in parsed.links:
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, f"{page}: link leaves the book: {link}"
             target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(parts.path))) if parts.path else page
-            if not (out / target).is_file():
+            if target.endswith(".yaml"):  # the scenario's source: outside the book, in the corpus
+                sources += 1
+                assert (out / target).resolve().is_relative_to(corpus_dir().resolve()), f"{page}: {link}"
+            elif target.startswith("../"):
+                broken.append(f"{page}: {link} leaves the book")
+            if target not in files and not (out / target).is_file():
                 broken.append(f"{page}: {link} (no file {target})")
                 continue
             if parts.fragment and target.endswith(".html") and parts.fragment not in pages[target].ids:
@@ -94,6 +101,7 @@ def test_every_internal_link_resolves_to_a_file_and_anchor(book):
             checked += 1
     assert not broken, "\n".join(broken[:20])
     assert checked > 5000
+    assert sources == len(SCENARIOS)
 
 
 def test_rules_and_scenarios_link_both_ways(book):
@@ -120,11 +128,36 @@ def test_the_scenario_page_draws_the_replayed_positions(book):
     seat1 = after_use.split('class="seat seat-1', 1)[1]
     exposed = seat1.split('class="cards exposed"', 1)[1].split("</div>", 1)[0]
     assert re.findall(r'data-card="(\w+)"', exposed) == ["4H", "5H", "6H"]
-    assert "4♥" in exposed and "6♥" in exposed
     assert 'class="card fr s-H' in exposed  # hearts drawn red
-    # Spanish cards: rank, the profile's glyph, and the suit's name written out.
-    tc = (out / "torno-cisneros-v1" / "tc-0150.html").read_text(encoding="utf-8")
-    assert "10🪙" in tc and '<small class="sn">oros</small>' in tc
+
+
+def _profile_with(notation: str) -> str:
+    from conquian_ref.spec.profiles import load_profile
+
+    return next(p for p in PROFILE_IDS if load_profile(p).data["deck"]["notation"] == notation)
+
+
+@pytest.mark.parametrize("notation", ["spanish", "french"])
+def test_issue_13_suit_glyphs_are_svg_symbols_defined_once_with_a_text_alternative(book, notation):
+    """Issue 13 item 7: no emoji font needed. Each suit is one <symbol> per page, every card
+    <use>s it, and the profile's text glyph follows, visually hidden, for screen readers and
+    copy-paste; the suit's name still shows under a Spanish card."""
+    from conquian_ref.spec.profiles import load_profile
+
+    out, _, _ = book
+    profile = _profile_with(notation)
+    suits = load_profile(profile).data["deck"]["suits"]
+    scenario = next(s for s in SCENARIOS if s.profile == profile and "deck" in s.data.get("setup", {}))
+    text = (out / profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+    for suit in suits:
+        assert text.count(f'<symbol id="suit-{suit["name"]}"') == 1, suit
+        card = re.search(rf'<span class="card \w+ s-{suit["id"]}[^"]*"[^>]*>(.*?)</i>', text)
+        assert card, suit
+        assert f'<use href="#suit-{suit["name"]}"/>' in card.group(1)
+        assert f'<i>{suit["glyph"]}</i>' in card.group(0)
+        assert suit["glyph"] not in re.sub(r"<i>.*?</i>", "", card.group(0))
+        if notation == "spanish":
+            assert f'<small>{suit["name"]}</small>' in text
 
 
 def test_the_runner_prints_one_closing_line(tmp_path, capsys):
@@ -243,3 +276,131 @@ def test_the_command_line_runs_book_once_registered(tmp_path, capsys, monkeypatc
     assert capsys.readouterr().out.strip().endswith(f"1 scenarios -> {tmp_path / 'out' / 'index.html'}")
     assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.strip() == f"conquian-ref: error: {tmp_path / 'nowhere'}: no such folder"
+
+
+def _shown(page_text: str, field: str) -> str:
+    """The text of one field of a scenario page's header (dt/dd), tags removed."""
+    dd = page_text.split(f"<dt>{field}</dt><dd>", 1)[1].split("</dd>", 1)[0]
+    return html.unescape(re.sub(r"<[^>]+>", "", dd))
+
+
+def test_issue_13_a_page_links_its_yaml_source_and_the_command_replaying_it(book):
+    """Item 7: the file links to its YAML source (relative to the output) and the page gives the
+    `check -k` command; -k with that id selects this scenario alone in the shipped corpus."""
+    import shlex
+
+    from conquian_ref.conformance.check import select
+
+    out, _, _ = book
+    for scenario in SCENARIOS:
+        text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+        href = unquote(re.search(r'<a class="source" href="([^"]+)"', text).group(1))
+        assert (out / scenario.profile / href).resolve() == scenario.path.resolve()
+        command = shlex.split(_shown(text, "replay it"))
+        assert command[:3] == ["conquian-ref", "check", "-k"] and len(command) == 4  # no --corpus: the shipped one
+        assert [s.id for s in select(SCENARIOS, None, [command[3]])] == [scenario.id]
+        assert _shown(text, "file") == f"scenarios/{scenario.path.resolve().relative_to(corpus_dir().resolve()).as_posix()} (the YAML source)"
+
+
+def test_issue_13_with_corpus_pages_show_their_real_file_area_source_and_command(tmp_path, monkeypatch):
+    """Item 7: with --corpus the file is under the corpus as named, the area is the file's folder
+    (not the corpus folder's name), the YAML link and the command work from the book."""
+    import shlex
+
+    data = yaml.safe_load(AA0001.read_text(encoding="utf-8"))
+    monkeypatch.chdir(tmp_path)
+    profile = data["profile"]  # the profile folder, as in the shipped corpus
+    (Path("my corpus") / profile / "tricky").mkdir(parents=True)
+    _write(Path("my corpus") / profile / "tricky", data, "aa-0001.yaml")
+    _write(Path("my corpus"), dict(data, id="aa-9999"), "loose.yaml")
+    result = build("out", "my corpus")
+    assert not result.problems
+    for sid, file, area in (("aa-0001", f"my corpus/{profile}/tricky/aa-0001.yaml", "tricky"),
+                            ("aa-9999", "my corpus/loose.yaml", "top")):
+        text = (tmp_path / "out" / profile / f"{sid}.html").read_text(encoding="utf-8")
+        assert _shown(text, "file") == f"{file} (the YAML source)"
+        assert _shown(text, "area") == area
+        assert f'index.html#area-{area}"' in text
+        href = unquote(re.search(r'<a class="source" href="([^"]+)"', text).group(1))
+        assert (tmp_path / "out" / profile / href).resolve() == (tmp_path / file).resolve()
+        assert shlex.split(_shown(text, "replay it")) == ["conquian-ref", "check", "-k", sid, "--corpus", "my corpus"]
+    profile_page = (tmp_path / "out" / profile / "index.html").read_text(encoding="utf-8")
+    assert 'id="area-tricky"' in profile_page and 'id="area-top"' in profile_page
+
+
+def test_issue_13_previous_and_next_links_walk_each_area_in_id_order(book):
+    """Item 7: from the first scenario of an area, `next` visits every scenario of that area once,
+    in id order, and `prev` walks back; the ends say first / last."""
+    out, _, _ = book
+    areas: dict[tuple, list[str]] = {}
+    for s in sorted(SCENARIOS, key=lambda s: s.id):
+        areas.setdefault((s.profile, s.path.parent.name), []).append(s.id)
+    assert len(areas) > 50
+    for (profile, area), ids in areas.items():
+        texts = {sid: (out / profile / f"{sid}.html").read_text(encoding="utf-8") for sid in ids}
+        for i, sid in enumerate(ids):
+            top = texts[sid].split('<nav class="neighbours top"', 1)[1].split("</nav>", 1)[0]
+            nxt = re.search(r'rel="next" class="next" href="([^"]+)"', top)
+            prev = re.search(r'rel="prev" class="prev" href="([^"]+)"', top)
+            assert (nxt.group(1) if nxt else None) == (f"{ids[i + 1]}.html" if i + 1 < len(ids) else None)
+            assert (prev.group(1) if prev else None) == (f"{ids[i - 1]}.html" if i else None)
+            assert f'href="index.html#area-{area}"' in top
+        assert f"first of {area}" in texts[ids[0]] and f"last of {area}" in texts[ids[-1]]
+
+
+CARD_NAME = re.compile(r'data-card="(\w+)"')
+
+
+def _panels(view: str) -> dict[int, str]:
+    """The seat panels of one drawn view, by seat."""
+    found = {}
+    for chunk in view.split('<div class="seat seat-')[1:]:
+        seat = int(chunk.split(" ", 1)[0].split('"', 1)[0])
+        found[seat] = re.split(r'<div class="(?:centre|phase)">', chunk, maxsplit=1)[0]
+    return found
+
+
+def _private(panel: str) -> list[str]:
+    """The cards of a panel that only its seat may know: its hand, its exchange pick."""
+    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+    rows = "".join(re.findall(r'<div class="row exchange">(.*?)</div>', panel, re.S))
+    return CARD_NAME.findall(hand + rows)
+
+
+def test_issue_13_a_seat_view_shows_no_card_of_the_other_hands(book):
+    """Item 7: the table as one seat sees it (its observation) never shows what that seat cannot
+    know. Against the table view of the same position: in the seat's view the other hands and the
+    stock show no card, and every card it shows is one the table view shows outside the other
+    seats' hands and picks and the stock (counted, so a two-deck profile's twin cards are fair);
+    its own hand is the one the table view gives it."""
+    from collections import Counter
+
+    out, _, _ = book
+    checked = set()
+    for scenario in SCENARIOS:
+        if "match" in scenario.data:
+            continue
+        text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+        for block in text.split('<div class="position" id="pos-')[1:]:
+            drawn = [v.split('<div class="phase">', 1)[0] for v in block.split('<div class="table-view')[1:]]
+            table = next(v for v in drawn if v.startswith('" data-view="table"'))
+            seen = {int(re.match(r' seat-view" data-view="seat-(\d+)"', v).group(1)): v for v in drawn if v is not table}
+            panels = _panels(table)
+            assert sorted(seen) == sorted(panels) and len(seen) in (2, 4), scenario.id
+            stock = CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', table, re.S).group(1))
+            for seat, view in seen.items():
+                others = [c for s, p in panels.items() if s != seat for c in _private(p)]
+                for other, panel in _panels(view).items():
+                    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+                    if other == seat:
+                        assert CARD_NAME.findall(hand) == CARD_NAME.findall(
+                            re.search(r'<span class="cards hand">(.*?)</span></div>', panels[seat], re.S).group(1))
+                    else:
+                        assert not CARD_NAME.findall(hand) and hand.count("card back hidden") == len(
+                            CARD_NAME.findall(re.search(r'<span class="cards hand">(.*?)</span></div>', panels[other], re.S).group(1)))
+                        assert '<div class="row exchange">' not in panel
+                assert not CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', view, re.S).group(1))
+                leaked = Counter(CARD_NAME.findall(view)) - (Counter(CARD_NAME.findall(table)) - Counter(others) - Counter(stock))
+                assert not leaked, f"{scenario.id} pos-{block.split(chr(34), 1)[0]}: seat {seat} is shown {sorted(leaked)}"
+                checked.add((scenario.profile, len(seen)))
+    assert {n for _, n in checked} == {2, 4} and len({p for p, _ in checked}) == len(PROFILE_IDS)

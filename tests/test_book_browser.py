@@ -11,6 +11,7 @@ passes on a machine that lacks them.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conquian_ref.spec.profiles import PROFILE_IDS
 from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 
@@ -208,3 +210,151 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     box.send_keys("force")
     _wait(browser, lambda d: hits())
     assert all(h.startswith(("tc-", "TC-", "C-", "RUL-")) for h in hits())
+
+
+@functools.cache
+def _corpus():
+    """The shipped corpus, loaded once for the tests below (loading takes seconds)."""
+    return load_corpus([corpus_dir()])[0]
+
+
+def _long_story():
+    """A scenario long enough to start folded, whose steps 4 and 5 are accepted actions."""
+    from conquian_ref.tools.book.scenario_page import FOLD_AFTER
+
+    corpus = _corpus()
+    return next(
+        s for s in sorted(corpus, key=lambda s: s.id)
+        if len(s.data.get("steps", [])) > FOLD_AFTER
+        and all("action" in st and st.get("expect", "accepted") == "accepted" for st in s.data["steps"][3:5])
+    )
+
+
+def test_issue_13_a_long_story_starts_folded_and_a_step_opens_with_its_position_before_and_after(book, browser):
+    from selenium.webdriver.common.by import By
+
+    scenario = _long_story()
+    _open(browser, book / scenario.profile / f"{scenario.id}.html")
+    step = browser.find_element(By.ID, "step-5")
+    assert step.get_attribute("open") is None
+    assert not browser.find_element(By.ID, "pos-after-5").is_displayed()
+    summary = step.find_element(By.TAG_NAME, "summary")
+    assert summary.text.startswith(f"Step 5 · seat {scenario.data['steps'][4]['seat']}")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", summary)
+    summary.click()
+    _wait(browser, lambda d: d.find_element(By.ID, "pos-after-5").is_displayed())
+    # The position before is the previous step's after, copied in when the step opens.
+    before = _wait(browser, lambda d: d.find_elements(By.ID, "pos-before-5"))[0]
+    assert before.is_displayed()
+    after_4 = browser.execute_script(
+        "return document.querySelector('#pos-after-4 [data-view=table]').textContent.replace(/after step 4/, '')")
+    assert before.find_element(By.CSS_SELECTOR, "[data-view=table]").get_attribute("textContent").replace(
+        "after step 4", "") == after_4
+    assert not browser.find_element(By.ID, "step-4").find_element(By.CSS_SELECTOR, ".before-after").is_displayed()
+    # Fold it again; then unfold every step at once.
+    summary.click()
+    _wait(browser, lambda d: not d.find_element(By.ID, "pos-after-5").is_displayed())
+    browser.find_element(By.CSS_SELECTOR, "button[data-fold=open]").click()
+    assert all(d.get_attribute("open") is not None for d in browser.find_elements(By.CSS_SELECTOR, "details.step"))
+    browser.find_element(By.CSS_SELECTOR, "button[data-fold=close]").click()
+    assert all(d.get_attribute("open") is None for d in browser.find_elements(By.CSS_SELECTOR, "details.step"))
+    # A link to a position inside a folded step opens that step.
+    browser.execute_script("location.hash = '#pos-after-4'")
+    _wait(browser, lambda d: d.find_element(By.ID, "pos-after-4").is_displayed())
+
+
+def test_issue_13_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
+    from selenium.webdriver.common.by import By
+
+    corpus = _corpus()
+    worked = next(s for s in corpus if s.id == "aa-0001")  # step 2 is an accepted use
+    _open(browser, book / worked.profile / "aa-0001.html")
+    after = browser.find_element(By.ID, "pos-after-2")
+
+    def shown_view():
+        views = [v for v in after.find_elements(By.CSS_SELECTOR, ".table-view") if v.is_displayed()]
+        assert len(views) == 1
+        return views[0]
+
+    def hand(view, seat):
+        return [c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card")]
+
+    table = shown_view()
+    assert table.get_attribute("data-view") == "table"
+    full = {seat: hand(table, seat) for seat in (0, 1)}
+    assert all(full.values())
+    for seat, other in ((0, 1), (1, 0)):
+        browser.find_element(By.CSS_SELECTOR, f"input[name=view][value=seat-{seat}]").click()
+        view = shown_view()
+        assert view.get_attribute("data-view") == f"seat-{seat}"
+        assert f"as seat {seat} sees it" in view.text.lower()  # the caption is in capitals
+        assert hand(view, seat) == full[seat]
+        assert hand(view, other) == [None] * len(full[other])  # backs, no names
+        assert not set(full[other]) & {c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, ".card")}
+        assert not view.find_elements(By.CSS_SELECTOR, ".stock .card[data-card]")
+        assert not browser.find_element(By.CSS_SELECTOR, ".omniscient-note").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "input[name=view][value=table]").click()
+    assert shown_view().get_attribute("data-view") == "table"
+
+
+def test_issue_13_suit_glyphs_render_as_svg_without_a_font(book, browser):
+    """Every suit symbol draws: the <use> of each suit has a non-zero box (a broken reference has
+    none), and the text glyph beside it takes no room."""
+    from selenium.webdriver.common.by import By
+
+    from conquian_ref.spec.profiles import load_profile
+
+    notations = {load_profile(p).data["deck"]["notation"]: p for p in PROFILE_IDS}
+    assert set(notations) == {"spanish", "french"}
+    for profile in notations.values():
+        _open(browser, book / profile / "index.html")
+        first = browser.find_element(By.CSS_SELECTOR, "ul.scenarios a.sid").get_attribute("href")
+        browser.get(first)
+        for suit in load_profile(profile).data["deck"]["suits"]:
+            box = browser.execute_script(
+                "var u = document.querySelector('.table-view:not([hidden]) .card.s-' + arguments[0] + ' svg use');"
+                "if (!u) return null; var b = u.getBBox(), r = u.ownerSVGElement.getBoundingClientRect(),"
+                " t = u.ownerSVGElement.nextElementSibling.getBoundingClientRect();"
+                "return [b.width, b.height, r.width, r.height, t.width, u.ownerSVGElement.nextElementSibling.textContent];",
+                suit["id"])
+            if box is None:
+                continue  # this page draws no card of that suit
+            assert box[0] > 3 and box[1] > 3, (profile, suit, box)  # the shape drawn (0 when <use> finds nothing)
+            assert box[2] > 5 and box[3] > 5, (profile, suit, box)  # the glyph's box on the page
+            assert box[4] <= 1 and box[5] == suit["glyph"], (profile, suit, box)
+
+
+def test_issue_13_previous_and_next_links_step_through_an_area(book, browser):
+    from selenium.webdriver.common.by import By
+
+    corpus = _corpus()
+    worked = next(s for s in corpus if s.id == "aa-0001")
+    name = worked.path.parent.name
+    area = sorted(s.id for s in corpus if s.path.parent.name == name and s.profile == worked.profile)
+    assert len(area) > 2
+    _open(browser, book / worked.profile / f"{area[0]}.html")
+    nav = browser.find_element(By.CSS_SELECTOR, "nav.neighbours.top")
+    assert f"first of {name}" in nav.text
+    nav.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    _wait(browser, lambda d: d.current_url.endswith(f"/{area[1]}.html"))
+    browser.find_element(By.CSS_SELECTOR, "nav.neighbours.bottom a[rel=prev]").click()
+    _wait(browser, lambda d: d.current_url.endswith(f"/{area[0]}.html"))
+    browser.find_element(By.CSS_SELECTOR, "nav.neighbours.top a.up").click()
+    _wait(browser, lambda d: d.current_url.endswith(f"/{worked.profile}/index.html#area-{name}"))
+
+
+def test_issue_13_print_shows_every_step_and_no_controls(book, browser):
+    from selenium.webdriver.common.by import By
+
+    scenario = _long_story()
+    _open(browser, book / scenario.profile / f"{scenario.id}.html")
+    assert browser.find_element(By.CSS_SELECTOR, ".toggles").is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert browser.find_element(By.ID, "step-5").get_attribute("open") is None
+        # Folded, yet laid out for print (Selenium's is_displayed looks at <details> itself).
+        assert browser.execute_script("return document.getElementById('pos-after-5').getBoundingClientRect().height") > 100
+        for hidden in (".toggles", ".topbar", "nav.neighbours.top", "nav.neighbours.bottom"):
+            assert not browser.find_element(By.CSS_SELECTOR, hidden).is_displayed(), hidden
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -40,7 +40,7 @@ def build(out: Path | str = "book", corpus: Path | str | None = None) -> BuildRe
 
     started = time.perf_counter()
     out = Path(out)
-    book = Book(Path(corpus) if corpus else corpus_dir())
+    book = Book(Path(corpus) if corpus else corpus_dir(), out, None if corpus is None else str(corpus))
     pages = render(book)
     out.mkdir(parents=True, exist_ok=True)
     manifest = out / PAGES_MANIFEST

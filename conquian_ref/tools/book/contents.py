@@ -2,14 +2,21 @@
 
 Everything here is read from the files: the profiles from conquian_ref.spec.profiles (PROFILE_IDS
 and each profile's data: its title, its `rule_prefix`), the rules from the rules documents through
-conquian_ref.spec.rulebook, the scenarios from the corpus, each replayed by `walk`.
+conquian_ref.spec.rulebook, the scenarios from the corpus, each replayed by `walk`. A scenario's
+file, area and neighbours come from where it lies: the file as the user named the corpus (or
+`scenarios/…` for the shipped one), the area its folder within the profile's folder (what `check -k`
+matches, conquian_ref.conformance.check.corpus_path), the previous and next scenario of that area.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
+from ...conformance.check import corpus_path
 from ...engine.refusals import REASONS
 from ...spec.ids import RULE_ID_IN_TEXT
 from .cards import Cards
@@ -31,9 +38,14 @@ class Entry:
     """One rendered scenario."""
 
     scenario: object
-    area: str
-    file: str
+    area: str  # the folder within its profile's folder (within the corpus when not in one); TOP_AREA at the top
+    file: str  # the file as a reader finds it: under the corpus as the user named it
+    source: Path  # the file itself, resolved
     walk: Walk
+    command: str = ""  # the `conquian-ref check` command that replays this scenario alone
+    source_link: str = ""  # the file, relative to the scenario's page in the output folder
+    prev: "Entry | None" = None  # the neighbours within the same profile and area, by id
+    next: "Entry | None" = None
 
     @property
     def id(self) -> str:
@@ -52,10 +64,14 @@ class Entry:
         return scenario_page(self.profile, self.id)
 
 
-class Book:
-    """The profiles, rules, documents and replayed scenarios one build renders."""
+TOP_AREA = "top"  # the area of a file lying directly in its profile's folder or the corpus
 
-    def __init__(self, corpus: Path):
+
+class Book:
+    """The profiles, rules, documents and replayed scenarios one build renders: the corpus
+    `corpus`, named `given` by the user (None: the shipped corpus), into the folder `out`."""
+
+    def __init__(self, corpus: Path, out: Path = Path("book"), given: str | None = None):
         from ...spec.profiles import PROFILE_IDS, load_profile
         from ...spec.rulebook import load_rules, rules_dir, rules_for
         from ...spec.scenario import load_corpus
@@ -71,8 +87,11 @@ class Book:
         self.doc_pages = dict(STATIC_DOC_PAGES, **{f"{p}.md": profile_index(p) for p in self.profiles})
         self.sections = self._sections()
         self.corpus = Path(corpus)
+        self.out = Path(out)
+        self.given = given
         scenarios, self.problems = load_corpus([self.corpus])
         self.entries = self._entries(scenarios)
+        self._neighbours()
         self.cited: dict[str, dict[str, list[Entry]]] = {p: {} for p in self.profiles}
         self.reasons: dict[str, list[Entry]] = {code: [] for code in REASONS}
         for e in self.entries:
@@ -92,12 +111,51 @@ class Book:
             if s.id in seen:  # a duplicate id is a problem load_corpus reports; render the first file only
                 continue
             seen.add(s.id)
+            source = s.path.resolve()
             try:
-                rel = s.path.resolve().relative_to(self.corpus.resolve()).as_posix()
+                rel = source.relative_to(self.corpus.resolve()).as_posix()
             except ValueError:
                 rel = s.path.name
-            entries.append(Entry(s, s.path.parent.name, rel, walk(s)))
+            e = Entry(s, self._area(s, rel), self._shown(rel), source, walk(s))
+            e.command = self._command(s.id)
+            e.source_link = self._source_link(e)
+            entries.append(e)
         return entries
+
+    @staticmethod
+    def _area(s, rel: str) -> str:
+        """The folder between the profile's folder and the file; without a profile folder, the
+        folder within the corpus."""
+        inside = corpus_path(s).split("/")
+        folders = inside[1:-1] if len(inside) > 1 else rel.split("/")[:-1]
+        return "/".join(folders) or TOP_AREA
+
+    def _shown(self, rel: str) -> str:
+        if self.given is None:
+            return f"scenarios/{rel}"
+        return (Path(self.given) / rel).as_posix()
+
+    def _command(self, sid: str) -> str:
+        # -k matches ids (tests/test_book.py checks each selects its scenario alone in the corpus).
+        words = ["conquian-ref", "check", "-k", sid] + (["--corpus", self.given] if self.given is not None else [])
+        return " ".join(shlex.quote(w) for w in words)
+
+    def _source_link(self, e: Entry) -> str:
+        """The scenario file, relative to its page in the output folder (a file: URL when no
+        relative path exists, on another drive)."""
+        page_dir = (self.out / e.page).parent.resolve()
+        try:
+            return quote(Path(os.path.relpath(e.source, page_dir)).as_posix())
+        except ValueError:
+            return e.source.as_uri()
+
+    def _neighbours(self) -> None:
+        areas: dict[tuple[str, str], list[Entry]] = {}
+        for e in self.entries:  # already in id order
+            areas.setdefault((e.profile, e.area), []).append(e)
+        for listed in areas.values():
+            for before, after in zip(listed, listed[1:]):
+                before.next, after.prev = after, before
 
     # -- rules documents ---------------------------------------------------------------------------
     def doc(self, name: str) -> str:

@@ -16,7 +16,7 @@ from .rules_pages import all_rules_page, profile_page, reasons_page
 from .scenario_page import scenario_page
 from .urls import slug
 
-ASSETS = ("book.css", "search.js")  # copied as they are to the root of the book
+ASSETS = ("book.css", "book.js", "search.js")  # copied as they are to the root of the book
 
 
 def render(book) -> dict[str, str]:

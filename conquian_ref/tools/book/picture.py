@@ -1,9 +1,12 @@
-"""A table picture: one position of a deal, drawn from the reference engine's state_json.
+"""A table picture: one position of a deal, drawn from the reference engine's state_json, and
+the same position as each seat sees it, drawn from that seat's observation alone.
 
-The book is omniscient: both hands and the stock's order are drawn, though a seat sees only its
-own hand (C-OBS-1). Exposed cards are grouped in one valid arrangement (RUL-13). The template is
-templates/picture.html.j2; this module says in words where the available card came from and what
-the phase waits for.
+The table view is omniscient: every hand and the stock's order are drawn. A seat view shows only
+what the seat may know (C-OBS-1): it is rendered from `Reference.observation(seat)`, never from
+the state, so it cannot show another hand. The page shows the table view; a toggle (assets/book.js)
+shows a seat's instead. Exposed cards are grouped in one valid arrangement (RUL-13). The template
+is templates/picture.html.j2; this module says in words where the available card came from and
+what the phase waits for.
 """
 
 from __future__ import annotations
@@ -51,10 +54,22 @@ def available_note(pic) -> str:
     return f"{came}offered to seat {avail['offered_to']}"
 
 
-def picture(pic, cards, target: int, anchor: str, caption: str) -> Markup:
-    """The table picture of `pic` with the id pos-<anchor>."""
-    return macro("picture.html.j2", "picture")(
-        pic=pic, st=pic.state, cards=cards, target=target, anchor=anchor, caption=caption,
-        note=available_note(pic) if pic.state["available"] else "", phase=phase_line(pic.state),
-        stock_shown=STOCK_SHOWN,
-    )
+POSITION = Markup('<div class="position" id="pos-%s">%s</div>')
+
+
+def views(pic, cards, target: int, caption: str) -> Markup:
+    """The table view of `pic`, then one hidden view per seat (the toggle shows one)."""
+    draw = macro("picture.html.j2", "picture")
+    note = available_note(pic) if pic.state["available"] else ""
+    drawn = [draw(pic=pic, st=pic.state, cards=cards, target=target, caption=f"{caption} · table view: all cards",
+                  note=note, phase=phase_line(pic.state), stock_shown=STOCK_SHOWN, obs=None)]
+    for obs in pic.views:
+        drawn.append(draw(pic=pic, st=obs, cards=cards, target=target, caption=f"{caption} · as seat {obs['seat']} sees it",
+                          note=note, phase=phase_line(obs), stock_shown=STOCK_SHOWN, obs=obs))
+    return Markup("").join(drawn)
+
+
+def position(drawn: Markup, anchor: str) -> Markup:
+    """A position's views with the id pos-<anchor> (one drawing, shown as a step's after and the
+    next step's before)."""
+    return POSITION % (anchor, drawn)

@@ -15,9 +15,10 @@ from markupsafe import Markup
 from ...engine.outcome import HOW
 from .markdown import Markdown
 from .render import render_page
-from .picture import picture
+from .picture import position, views
 from .words import action_sentence, outcome_text
 
+FOLD_AFTER = 12  # a longer story starts with its steps folded: a 59-step golden deal is otherwise 37,000 pixels
 SETUP_HOW = {  # how the deal of a scenario is set up, by the key its setup gives
     "deck": "dealt from this deck order, top first, one card at a time alternately, non-dealer first",
     "hands": "hands as dealt and the stock given explicitly",
@@ -38,6 +39,10 @@ class StepPage:
     error: str | None = None  # the reference engine raised instead of answering
     agrees: bool = True
     unchanged: bool = False  # a refusal left the position as it was: no new picture
+    # The position before the step (the one a check step checks): (anchor, words) of where it is
+    # drawn already, the previous step's after; assets/book.js copies it into the step when the
+    # step opens (drawing it twice would double the page), a link to it without scripts.
+    before: tuple | None = None
     after: Markup | None = None
 
 
@@ -60,17 +65,26 @@ def story(book, e, md) -> dict:
     found = {
         "setup": setup,
         "how": SETUP_HOW["deck" if "deck" in setup else "hands"],
-        "start": None, "steps": [], "outcome": None,
+        "start": None, "steps": [], "outcome": None, "folded": len(e.scenario.data["steps"]) > FOLD_AFTER,
     }
     if e.walk.start is None:
         return found
-    found["start"] = picture(e.walk.start, cards, target, "setup", "position at the start")
-    found["steps"] = [step_page(book, e, md, view, target) for view in e.walk.steps]
+    found["start"] = position(views(e.walk.start, cards, target, "position at the start"), "setup")
+    last = ("setup", "the position at the start")  # where the position before the next step is drawn
+    for view in e.walk.steps:
+        page = step_page(book, e, md, view)
+        n = page.n
+        page.before = last
+        if view.after is not None and not page.unchanged:
+            page.after = position(views(view.after, cards, target, f"after step {n}"), f"after-{n}")
+            last = (f"after-{n}", f"the position after step {n}")
+        found["steps"].append(page)
     found["outcome"] = outcome(e, md)
     return found
 
 
-def step_page(book, e, md, view, target) -> StepPage:
+def step_page(book, e, md, view) -> StepPage:
+    """A step's words and the engine's answer (story() adds the positions)."""
     n = view.index + 1
     step = view.step
     page = StepPage(n, step, failed=e.walk.failure_step == view.index)
@@ -90,11 +104,8 @@ def step_page(book, e, md, view, target) -> StepPage:
         page.engine = "accepted" if got_kind == "accepted" else f"refused {got_code}"
         want = ("refused", page.refused) if page.refused is not None else ("accepted", None)
         page.agrees = tuple(view.got) == want
-    if view.after is not None:
-        if view.got and view.got[0] == "refused" and view.after.state == view.before.state:
-            page.unchanged = True
-        else:
-            page.after = picture(view.after, cards, target, f"after-{n}", f"after step {n}")
+    if view.after is not None and view.got and view.got[0] == "refused" and view.after.state == view.before.state:
+        page.unchanged = True
     return page
 
 

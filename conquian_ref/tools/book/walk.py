@@ -1,7 +1,8 @@
 """Replaying a scenario on the reference engine to get the book's pictures.
 
 `walk(scenario)` gives the verdict of conquian_ref.conformance.replay (does the scenario replay as
-written?) and the position before and after every step, drawn from `Game.state_json()`. Exposed
+written?) and the position before and after every step, drawn from `Game.state_json()`, with what
+each seat observes there (`Reference.observation`: what the seat may know, C-OBS-1). Exposed
 cards are grouped in one valid arrangement (RUL-13: only the set of exposed cards is normative).
 A match scenario deals no cards: its walk is the running score of its deals.
 
@@ -23,6 +24,9 @@ class Picture:
     state: dict
     melds: list  # per seat (per team with partners): one valid arrangement of the exposed cards (names), RUL-13
     origin: tuple | None  # (event, seat) of the available card: ("reveal", s) / ("discard", s) / ("pass", s)
+    # Per seat: its observation from the reference engine. A function of the position, so left
+    # out of the comparison of two pictures.
+    views: list = field(default_factory=list, compare=False)
 
 
 @dataclass
@@ -63,6 +67,13 @@ def _picture(game) -> Picture:
     return Picture(state, melds, origin)
 
 
+def _observed(driver) -> Picture:
+    """The picture of the driver's position, with what each seat observes there."""
+    picture = _picture(driver.game)
+    picture.views = [driver.observation(seat) for seat in range(len(picture.state["hands"]))]
+    return picture
+
+
 def walk(scenario) -> Walk:
     """Walk `scenario` once on the reference engine with the step interpreter check uses
     (conquian_ref.conformance.steps): its verdict, and the position before and after every step."""
@@ -70,7 +81,7 @@ def walk(scenario) -> Walk:
     from ...conformance.steps import walk as walk_steps
 
     result = Walk()
-    walked = walk_steps(scenario, Reference(), keep_going=True, observe=lambda driver: _picture(driver.game))
+    walked = walk_steps(scenario, Reference(), keep_going=True, observe=_observed)
     if walked.error is not None:
         result.verdict = f"the reference engine cannot replay it: {walked.error}"
     else:

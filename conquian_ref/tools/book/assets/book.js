@@ -1,0 +1,69 @@
+// The scenario page's controls, no network: show the table as one seat sees it (the seat views
+// are in the page, hidden; this only switches which one shows), fold or unfold every step, open
+// the step a link points into, and open every step for printing. Without it the table view
+// shows and each step still folds by itself (<details>).
+(function () {
+  var toggles = document.querySelector(".toggles");
+  if (!toggles) return;
+  toggles.hidden = false;
+
+  function show(view) {
+    document.querySelectorAll(".table-view[data-view]").forEach(function (v) {
+      v.hidden = v.getAttribute("data-view") !== view;
+    });
+    document.body.setAttribute("data-view", view);
+  }
+  var radios = toggles.querySelectorAll('input[name="view"]');
+  radios.forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) show(r.value); });
+    if (r.checked) show(r.value);  // a reload keeps the chosen radio
+  });
+
+  toggles.querySelectorAll("button[data-fold]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var open = b.getAttribute("data-fold") === "open";
+      document.querySelectorAll("details.step").forEach(function (d) { d.open = open; });
+    });
+  });
+
+  // A step's position before is drawn once, as the previous step's after (or the start): copy
+  // it in when the step opens, its ids renamed so that they stay unique.
+  function fillBefore(d) {
+    var slot = d.querySelector(".before[data-from]");
+    var from = slot && document.getElementById(slot.getAttribute("data-from"));
+    if (!from || slot.getAttribute("data-filled")) return;
+    var copy = from.cloneNode(true);
+    copy.id = d.id.replace("step-", "pos-before-");
+    copy.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
+    slot.appendChild(copy);
+    slot.setAttribute("data-filled", "1");
+  }
+  document.querySelectorAll("details.step").forEach(function (d) {
+    if (d.open) fillBefore(d);
+    d.addEventListener("toggle", function () { if (d.open) fillBefore(d); });
+  });
+
+  function openTarget() {
+    var el = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!el) return;
+    for (var up = el; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS") up.open = true;
+    }
+    el.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
+
+  // Printing shows every step (the stylesheet does too where ::details-content is known).
+  var folded = [];
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.step").forEach(function (d) {
+      fillBefore(d);  // now: the toggle event would come after the page is laid out for print
+      if (!d.open) { d.open = true; folded.push(d); }
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    folded.forEach(function (d) { d.open = false; });
+    folded = [];
+  });
+})();
