@@ -275,7 +275,7 @@ def test_the_command_line_runs_book_once_registered(tmp_path, capsys, monkeypatc
     assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(corpus)]) == 0
     assert capsys.readouterr().out.strip().endswith(f"1 scenarios -> {tmp_path / 'out' / 'index.html'}")
     assert cli.main(["book", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "nowhere")]) == 2
-    assert capsys.readouterr().err.strip() == f"conquian-ref: error: {tmp_path / 'nowhere'}: no such folder"
+    assert capsys.readouterr().err.strip() == f"conquian-ref: error: argument --corpus: {tmp_path / 'nowhere'}: no such folder (see 'conquian-ref book --help')"
 
 
 def _shown(page_text: str, field: str) -> str:

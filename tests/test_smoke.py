@@ -57,4 +57,4 @@ def test_issue_11_smoke_exits_non_zero_when_an_item_fails(capsys):
 
 def test_issue_11_smoke_refuses_a_timeout_that_is_not_positive(capsys):
     assert main(["smoke", "--impl", "true", "--timeout", "0"]) == 2
-    assert "a timeout is a positive number of seconds" in capsys.readouterr().err
+    assert "expected a number of seconds greater than 0" in capsys.readouterr().err

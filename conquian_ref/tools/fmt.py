@@ -38,8 +38,9 @@ from pathlib import Path
 import yaml
 
 from ..engine.errors import ConquianError
-from ..spec.scenario import Problem, walk_corpus
+from ..spec.scenario import Problem, corpus_dir, walk_corpus
 from ..spec.yamlfile import YamlError, loads_with_lines, read_text
+from .options import add_corpus_option
 from .yamltext import Edit, NodeIndex, apply_edits, compose, content_end, line_start, unified_diff
 
 TOP_ORDER = ("id", "title", "profile", "rules", "tags", "annotation", "setup", "steps", "outcome", "match")
@@ -297,11 +298,10 @@ def format_file(path: Path) -> Formatted:
     return Formatted(path, text, format_text(text))
 
 
-def run(paths: list[str], check: bool = False, diff: bool = False) -> int:
-    if not paths:
-        if not Path("scenarios").is_dir():
-            raise ConquianError("fmt: name the scenario files or folders to format (no ./scenarios folder here)")
-        paths = ["scenarios"]
+def run(paths: list[str], check: bool = False, diff: bool = False, corpus: str | None = None) -> int:
+    """Normalise the files named (all of the corpus when none is: `--corpus DIR`, else the
+    bundled corpus, as lint reads it)."""
+    paths = paths or [corpus or str(corpus_dir())]
     for p in paths:
         if not Path(p).exists():
             raise ConquianError(f"{p}: no such file or folder")
@@ -335,7 +335,8 @@ def run(paths: list[str], check: bool = False, diff: bool = False) -> int:
 
 def configure(parser: argparse.ArgumentParser):
     """Options of `conquian-ref fmt`; returns its runner (args -> exit status)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default: ./scenarios)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders within the corpus (default: all of it)")
+    add_corpus_option(parser, "the scenario folder to normalise")
     parser.add_argument("--check", action="store_true", help="change nothing; list the files that would change and exit 1 if any")
     parser.add_argument("--diff", action="store_true", help="also print the changes as a unified diff")
-    return lambda args: run(args.paths, check=args.check, diff=args.diff)
+    return lambda args: run(args.paths, check=args.check, diff=args.diff, corpus=args.corpus)

@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from ..conformance.client import DEFAULT_TIMEOUT
 from ..conformance.failures import AdapterFailure
 from ..conformance.protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
-from ..conformance.transport import AdapterProcess
+from .options import add_timeout_option
+from ..conformance.transport import AdapterProcess, printable
 
 UNSPOKEN_VERSION = 999  # a protocol version no adapter speaks
 
@@ -157,33 +158,18 @@ def checklist(command: str, results: list[tuple[str, bool, str]]) -> str:
     lines = [f"smoke test of {command}"]
     for (item, what, _), (_, passed, detail) in zip(CHECKS, results):
         lines.append(f"  {'ok  ' if passed else 'FAIL'}  {item}: {what}")
-        lines.append(f"        {_printable(detail)}")
+        lines.append(f"        {printable(detail)}")
     passed = sum(ok for _, ok, _ in results)
     lines.append(f"{passed} of {len(results)} passed" + ("" if passed == len(results) else "; fix the items marked FAIL first"))
     return "\n".join(lines)
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def configure(parser: argparse.ArgumentParser):
     """Options of `conquian-ref smoke`; returns its runner."""
     parser.add_argument("--impl", required=True, metavar="CMD",
                         help="the adapter command to check (a shell command line, run as written)")
-    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=f"per-message timeout (default: {DEFAULT_TIMEOUT:g})")
+    add_timeout_option(parser, DEFAULT_TIMEOUT)
     return run
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: a timeout is a positive number of seconds")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

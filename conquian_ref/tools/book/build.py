@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...engine.errors import ConquianError
+from ..options import add_corpus_option
 from .contents import Book
 from .pages import render
 
@@ -68,11 +68,9 @@ def build(out: Path | str = "book", corpus: Path | str | None = None) -> BuildRe
 def configure(parser):
     """Add the options of `conquian-ref book` to `parser`; return its runner (args -> exit status)."""
     parser.add_argument("--out", default="book", metavar="DIR", help="output folder (default: ./book/)")
-    parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to render instead of the bundled corpus")
+    add_corpus_option(parser, "the scenario folder to render")
 
     def run(args) -> int:
-        if args.corpus and not Path(args.corpus).is_dir():
-            raise ConquianError(f"{args.corpus}: no such folder")
         result = build(args.out, args.corpus)
         for problem in result.problems:
             print(f"book: skipped: {problem}", file=sys.stderr)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from ..options import add_profile_option, non_negative_int
+from ...conformance.client import DEFAULT_TIMEOUT
+from ..options import STDOUT, add_corpus_option, add_json_option, add_profile_option, add_timeout_option, non_negative_int, positive_seconds
 
 
 def configure(parser: argparse.ArgumentParser):
@@ -18,37 +20,26 @@ def configure(parser: argparse.ArgumentParser):
     add_profile_option(parser)
     parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="PATTERN",
                         help="only scenarios whose id, title or file within the corpus contains PATTERN (or whose id matches it as a glob); repeatable")
-    parser.add_argument("--corpus", metavar="DIR", help="a scenario folder to run instead of the bundled corpus")
+    add_corpus_option(parser, "the scenario folder to run")
     parser.add_argument("--known-failures", action="append", default=[], metavar="FILE",
                         help="YAML list of what the implementation is known to fail (scenario ids, rule ids or causes), with reasons; repeatable (merged)")
     parser.add_argument("--write-known-failures", metavar="FILE", help="write today's failures to FILE as a starting known-failures file")
     parser.add_argument("--max-failures", type=non_negative_int, metavar="N",
                         help="stop after N failing scenarios; 0: never stop early (default: stop when one adapter failure repeats 5 times in a row)")
-    parser.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report (schema/report.schema.json) to FILE")
+    add_json_option(parser, "the report (schema/report.schema.json)")
     parser.add_argument("--junit", dest="junit_path", metavar="FILE", help="write a JUnit XML report to FILE")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
-    parser.add_argument("--deadline", type=_seconds, metavar="SECONDS",
+    add_timeout_option(parser, DEFAULT_TIMEOUT)
+    parser.add_argument("--deadline", type=positive_seconds, metavar="SECONDS",
                         help="end the run after SECONDS, the scenarios left reported as not run (default: 30 + 2 per scenario selected)")
     parser.add_argument("--validate-messages", action="store_true", help="check every protocol message against schema/protocol.schema.json")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list skipped scenarios and known failures with their reasons")
     return run
 
 
-def _seconds(text: str) -> float:
-    """A --deadline: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: a deadline is a positive number of seconds")
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the corpus against the implementation(s); print the text report, write the others; 0 if it conforms."""
     from ...conformance.check import run_check
-    from ...conformance.reports import text_report, write_json, write_junit
+    from ...conformance.reports import json_report, json_text, text_report, write_json, write_junit
     from ...spec.known import load_known_failures
 
     from ...engine.errors import ConquianError
@@ -73,14 +64,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"{result.impl}: {result.summary_line()}")
         return 0 if all(r.ok for r in runs) else 1
     result = runs[0]
-    print(text_report(result, verbose=args.verbose))
-    if args.json_path:
+    if args.json_path == STDOUT:  # the JSON instead of the text; the closing line still on stderr
+        print(json_text(json_report(result)))
+    else:
+        print(text_report(result, verbose=args.verbose))
+    if args.json_path and args.json_path != STDOUT:
         write_json(result, args.json_path)
     if args.junit_path:
         write_junit(result, args.junit_path)
     if args.write_known_failures:
         _write_known(result, args.write_known_failures)
-    print(result.summary_line())
+    print(result.summary_line(), file=sys.stderr if args.json_path == STDOUT else sys.stdout)
     return 0 if result.ok else 1
 
 

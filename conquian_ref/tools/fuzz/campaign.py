@@ -127,7 +127,7 @@ def reproduce_command(impl: str, profile: str, seed: int, game: int, out: str | 
     parts = ["conquian-ref fuzz", f"--impl {shlex.quote(impl)}", f"--profile {profile}", f"--seed {seed}", f"--game {game}", "--games 1"]
     if out is not None and out != DEFAULT_OUT:
         parts.append(f"--out {shlex.quote(str(out))}")
-    if timeout is not None:
+    if timeout is not None and timeout != DEFAULT_TIMEOUT:
         parts.append(f"--timeout {timeout:g}")
     return " ".join(parts)
 

@@ -24,7 +24,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 def configure(parser: argparse.ArgumentParser):
     """Add the options of `conquian-ref fuzz` to `parser`; return its runner (args -> exit status)."""
     from ...spec.profiles import PROFILE_IDS
-    from ..options import non_negative_int, positive_int
+    from ...conformance.client import DEFAULT_TIMEOUT
+    from ..options import add_timeout_option, non_negative_int, positive_int, positive_seconds
 
     parser.add_argument(
         "--impl", default=REFERENCE, metavar="CMD",
@@ -49,8 +50,8 @@ def configure(parser: argparse.ArgumentParser):
                         help="compare the legal actions and the state at every step of every game (slower; by default "
                         "the answers at every step and the state at the end, every step only for a game that differs)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write the draft scenarios (default: ./{DEFAULT_OUT}/)")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
-    parser.add_argument("--shrink-time", type=float, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
+    add_timeout_option(parser, DEFAULT_TIMEOUT)
+    parser.add_argument("--shrink-time", type=positive_seconds, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
                         help=f"time budget of each Hypothesis shrink (default: {DEFAULT_SHRINK_SECONDS:g}; 0: do not shrink)")
 
     def run(args: argparse.Namespace) -> int:
