@@ -58,6 +58,11 @@ BUNDLED = {"scenario.schema.json": "scenario.bundled.schema.json"}
 follow references between files, such as ajv without `-r`), and that file's name."""
 
 
+def schema_file(name: str) -> Path:
+    """The path of the shipped schema file `name` (in the installed package, or in schema/)."""
+    return _schema_dir() / _file_name(name)
+
+
 def load_schema(name: str) -> dict:
     """The schema `name` ("profile" or "profile.schema.json"), parsed and meta-schema checked."""
     return _load(_file_name(name))
