@@ -146,3 +146,14 @@ def test_issue_13_plugin_bad_corpus_option_is_one_line(pytester):
     out = result.stdout.str()
     assert result.ret != 0 and "conquian: --conquian-corpus: nowhere: no such folder" in out, out
     assert "Traceback" not in out
+
+
+def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
+    small_corpus(pytester)
+    card = yaml.safe_load(DEALS[0].read_text(encoding="utf-8"))["setup"]["hands"][0][0]
+    impl = f"{sys.executable} {ADAPTERS / 'crash_on_card.py'} --card {card}"
+    pytester.makepyfile(test_conformance=_module(impl, ", corpus='corpus'"))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.str()
+    assert "During handling" not in out and f"engine: cannot deal {card} to seat 0" in out, out

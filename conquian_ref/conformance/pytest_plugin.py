@@ -76,7 +76,11 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
             result = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
         except AdapterFailure as exc:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
-            pytest.fail(f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}", pytrace=False)
+            failed = f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}"
+        else:
+            failed = None
+        if failed:  # failed outside the except block: no "During handling of the above exception"
+            pytest.fail(failed, pytrace=False)
         if result.failure:
             pytest.fail(
                 result.failure.describe(scenario)
