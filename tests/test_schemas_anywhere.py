@@ -228,3 +228,19 @@ def test_issue_13_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path
     path = Path(target[len("file://"):])
     assert path.is_file() and path.name == BUNDLED["scenario.schema.json"]
     assert '"$ref"' not in path.read_text(encoding="utf-8")
+
+
+def test_issue_13_fast_items_reports_exactly_what_jsonschema_reports():
+    # The validator's shortcut for lists of cards (spec/schemas.py _fast_items) must change
+    # nothing but the time: the same errors as the plain Draft 2020-12 validator, on bad cards.
+    from conquian_ref.spec.schemas import bundled, validator
+
+    data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    data["setup"]["stock"][3:5] = ["7X", 12]
+    data["rules"].append("tc-xch-1")
+    plain = jsonschema.Draft202012Validator(bundled("scenario"))
+
+    def errors(v) -> list:
+        return sorted((list(e.absolute_path), e.message) for e in v.iter_errors(data))
+
+    assert errors(validator("scenario")) == errors(plain) and len(errors(plain)) == 3
