@@ -157,3 +157,12 @@ def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
     result.assert_outcomes(failed=1, deselected=2)
     out = result.stdout.str()
     assert "During handling" not in out and f"engine: cannot deal {card} to seat 0" in out, out
+
+
+def test_issue_13_plugin_failed_handshake_is_one_clear_failure(pytester):
+    small_corpus(pytester)
+    impl = f"{sys.executable} {ADAPTERS / 'bad_handshake.py'}"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.str()
+    assert "failed the handshake" in out and "Traceback" not in out and "During handling" not in out, out
