@@ -26,6 +26,7 @@ from .engine.errors import ConquianError, IllegalAction, MalformedInput
 from .engine.game import Game
 from .engine.match import Match
 from .engine.outcome import How, Outcome
+from .engine.partition import partition
 from .engine.phases import Phase
 from .engine.profile import Profile, profile_from_data
 from .engine.refusals import REASONS
@@ -45,6 +46,7 @@ __all__ = [
     "REASONS",
     "load_profile",
     "parse_action",
+    "partition",
     "profile_from_data",
 ]
 

@@ -124,21 +124,29 @@ def test_stop_exits_while_stdin_stays_open():
         proc.stdout.close()
 
 
+# A canonical state, as a filled `state` hook returns it (schema-valid: every key there).
+A_STATE = {"profile": "x-v1", "dealer": 0, "phase": "play", "to_act": [1], "hands": [["1O"], ["2O"]], "exposed": [[], []],
+           "available": {"card": "3O", "revealed": True, "offered_to": 1}, "stock": ["4O"], "out_of_play": [],
+           "exchange": None, "pending": None, "outcome": None}
+
+
 def test_filled_hooks_give_schema_valid_answers(tmp_path):
     """The loop around the hooks, once filled: answers are built from the hook results, bad
     results are reported naming the hook, and console.log cannot corrupt stdout."""
     source = TEMPLATE.read_text(encoding="utf-8")
     fills = {
         "function state() {\n  throw new Error('not implemented: state');\n}":
-            "function state() {\n  console.log('debugging state');\n  return {phase: 'play', to_act: [1]};\n}",
+            "function state() {\n  console.log('debugging state');\n  return " + json.dumps(A_STATE) + ";\n}",
         "function apply(seat, action) {\n  throw new Error('not implemented: apply');\n}":
             "function apply(seat, action) {\n  if (action.type === 'pass') return {result: 'refused', reason: 'not_your_turn', "
             "message: 'seat 0 waits', extra: 1};\n  if (action.type === 'reject') return undefined;\n"
             "  return {result: 'accepted'};\n}",
         "function legal(seat) {\n  throw new Error('not implemented: legal');\n}":
             "function legal(seat) {\n  return Promise.resolve([{type: 'pass'}]);\n}",
+        "function match(profile, firstDealer, deals) {\n  throw new Error('not implemented: match');\n}":
+            "function match(profile, firstDealer, deals) {\n  return {points: null, next_dealer: 1, winner: null, wins: [0, 0], net: [-1, -1], pot: 2};\n}",
         "function perft(depth, wantDivide) {\n  throw new Error('not implemented: perft');\n}":
-            "function perft(depth, wantDivide) {\n  return wantDivide ? {counts: [2], divide: {'seat 1: {}': 2}} : [2, 5];\n}",
+            "function perft(depth, wantDivide) {\n  return wantDivide ? {counts: [2], divide: {'seat 1: {\"type\": \"pass\"}': 2}} : [2, 5];\n}",
     }
     for old, new in fills.items():
         assert old in source, f"the template no longer has: {old.splitlines()[0]}"
@@ -153,18 +161,21 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
         {"seq": 5, "cmd": "legal", "seat": 1},
         {"seq": 6, "cmd": "perft", "depth": 2},
         {"seq": 7, "cmd": "perft", "depth": 1, "divide": True},
+        {"seq": 8, "cmd": "match", "profile": "x-v1", "first_dealer": 0, "deals": [{"result": "draw", "winner": None, "how": "stock_exhausted"}]},
     ]
     answers, done = talk([json.dumps(r) for r in requests], script=script)
-    assert [a["seq"] for a in answers] == list(range(1, 8))
+    assert [a["seq"] for a in answers] == list(range(1, 9))
     for request, answer in zip(requests, answers):
         valid(f"/$defs/answer_to/{request['cmd']}", answer)
-    assert answers[0]["state"] == {"phase": "play", "to_act": [1]}
+    assert answers[0]["state"] == A_STATE
     assert answers[1] == {"seq": 2, "result": "refused", "reason": "not_your_turn", "message": "seat 0 waits"}
     assert answers[2] == {"seq": 3, "result": "accepted"}
     assert "hook apply returned undefined" in answers[3]["error"]["message"]
     assert answers[4]["actions"] == [{"type": "pass"}]
     assert answers[5]["counts"] == [2, 5]
-    assert answers[6]["divide"] == {"seat 1: {}": 2}
+    assert answers[6]["divide"] == {'seat 1: {"type": "pass"}': 2}
+    # issue 11: a stakes answer keeps its wins, net units and pot
+    assert answers[7]["match"] == {"points": None, "next_dealer": 1, "winner": None, "wins": [0, 0], "net": [-1, -1], "pot": 2}
     assert "debugging state" in done.stderr and "debugging" not in done.stdout
 
 
@@ -216,3 +227,80 @@ def test_check_with_the_unfilled_template_stops_early_with_one_message(template_
     assert message and message.startswith("stopped early:") and "\n" not in message
     assert "error: setup: not implemented: setup" in message
     assert done.stdout.count("stopped early") == 1
+
+
+# -- the helpers of the template (issue 11, item 11) ------------------------------------------------
+def _node_eval(program: str, data: object) -> object:
+    """Run `program` with the template's exports as `t` and the JSON `data` as `data`; its
+    printed JSON result."""
+    script = f"const t = require({json.dumps(str(TEMPLATE))});\nconst data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n{program}"
+    done = subprocess.run([NODE, "-e", script], input=json.dumps(data), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_issue_11_the_templates_profile_table_is_the_profile_files():
+    from conquian_ref.spec.profiles import PROFILE_IDS, profile_data
+
+    table = _node_eval("process.stdout.write(JSON.stringify(t.PROFILES));", None)
+    assert set(table) == set(PROFILE_IDS)
+    for profile_id in PROFILE_IDS:
+        data = profile_data(profile_id)
+        deck, melds = data["deck"], data["melds"]
+        assert table[profile_id] == {
+            "suits": [s["id"] for s in deck["suits"]], "ranks": [str(r) for r in deck["ranks"]], "copies": deck["copies"],
+            "setSizes": melds["set_sizes"], "setSuits": melds["set_suits"], "runMin": melds["run_min"], "runMax": melds["run_max"],
+        }, profile_id
+
+
+def test_issue_11_the_templates_partition_matches_the_hand_written_table():
+    from test_partition import CASES, acceptable, normalised
+
+    program = (
+        "process.stdout.write(JSON.stringify(data.map((c) => t.partition(c.cards, t.PROFILES[c.profile], c.melds || [],"
+        " c.rearrange === undefined ? true : c.rearrange))));"
+    )
+    for case, found in zip(CASES, _node_eval(program, CASES)):
+        wanted = acceptable(case)
+        assert (found is None) if wanted is None else normalised(found) in wanted, (case["name"], found)
+
+
+def test_issue_11_the_templates_partition_refuses_a_card_named_too_often():
+    from conquian_ref.spec.profiles import PROFILE_IDS, profile_data
+
+    one_copy = next(p for p in PROFILE_IDS if profile_data(p)["deck"]["copies"] == 1)
+    program = "try { t.partition(data.cards, t.PROFILES[data.profile]); process.stdout.write('null'); } catch (e) { process.stdout.write(JSON.stringify(e.message)); }"
+    card = profile_data(one_copy)["deck"]["ranks"][0] + profile_data(one_copy)["deck"]["suits"][0]["id"]
+    assert "more often" in _node_eval(program, {"profile": one_copy, "cards": [card, card]})
+    assert "unknown card" in _node_eval(program, {"profile": one_copy, "cards": ["QX"]})
+
+
+def test_issue_11_the_templates_divide_key_is_the_reference_adapters():
+    """The keys of a perft divide, written by the template's divideKey and by the reference adapter
+    at positions with uses of several cards, the JS given each use's cards in reverse order."""
+    from conquian_ref.conformance.adapter import ReferenceAdapter
+    from conquian_ref.engine.game import Game
+    from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
+
+    cases = []
+    for profile_id in PROFILE_IDS:
+        game = Game.from_seed(load_profile(profile_id), seed=3)
+        for _ in range(200):  # play the first legal action until some seat may use with cards
+            if game.is_over:
+                break
+            seat = game.to_act[0]
+            actions = game.legal_actions(seat)
+            if any(len(a.get("cards", [])) >= 2 for a in actions):
+                break
+            game.apply(seat, actions[-1])
+        adapter = ReferenceAdapter()
+        adapter.reference.game = game
+        keys = list(adapter.handle({"seq": 1, "cmd": "perft", "depth": 1, "divide": True})["divide"])
+        actions = [(s, a) for s in game.to_act for a in game.legal_actions(s)]
+        assert len(keys) == len(actions)
+        for key, (seat, action) in zip(keys, actions):
+            shuffled = {**action, "cards": action["cards"][::-1]} if "cards" in action else action
+            cases.append({"profile": profile_id, "seat": seat, "action": shuffled, "key": key})
+    assert any(len(c["action"].get("cards", [])) >= 2 for c in cases)
+    program = "process.stdout.write(JSON.stringify(data.map((c) => t.divideKey(c.seat, c.action, t.PROFILES[c.profile]))));"
+    assert _node_eval(program, cases) == [c["key"] for c in cases]

@@ -74,3 +74,30 @@ def test_lint_of_a_missing_path_is_one_line_error(capsys):
     assert main(["lint", "no/such/folder"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err
+
+
+def _hook_argv(config: Path, hook_id: str) -> list[str]:
+    """The arguments after `lint` in a pre-commit hook's entry, read from the hook file."""
+    import yaml
+
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    hooks = data if isinstance(data, list) else [h for repo in data["repos"] for h in repo["hooks"]]
+    entry = next(h["entry"] for h in hooks if h["id"] == hook_id).split()
+    return entry[entry.index("lint") :]
+
+
+@pytest.mark.parametrize("config", [".pre-commit-config.yaml", ".pre-commit-hooks.yaml"])
+def test_issue_13_pre_commit_lint_hook_refuses_an_id_used_elsewhere_in_the_corpus(config, tmp_path, monkeypatch, capsys):
+    # A commit that adds one file: the hook is given that file only, as pre-commit does.
+    base = (SAMPLES / "valid" / "tc-9000-base.yaml").read_text(encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "tc-9000-old.yaml").write_text(base, encoding="utf-8")
+    added = tmp_path / "scenarios" / "tc-9000-new.yaml"
+    added.write_text(base.replace("title: Base sample", "title: A newer sample"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = _hook_argv(Path(__file__).parent.parent / config, "conquian-lint") + ["scenarios/tc-9000-new.yaml"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert out == "scenarios/tc-9000-new.yaml:2: id: id tc-9000 is already used by scenarios/tc-9000-old.yaml\n"
+    added.write_text(base.replace("id: tc-9000", "id: tc-9001"), encoding="utf-8")  # a fresh id passes
+    assert main(argv) == 0

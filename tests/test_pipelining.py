@@ -50,7 +50,40 @@ def test_a_perft_mismatch_is_divided_at_its_own_step():
             game.apply(step["seat"], step["action"])
     depth = next(d for d, (a, b) in enumerate(zip(scenario.steps[at]["check"]["perft"], failure.got), 1) if a != b)
     expected = "; ".join(f"{k} -> {v}" for k, v in divide(game, depth).items())
-    assert failure.message == f"divide at depth {depth}: {expected}"
+    assert failure.message == f"divide at depth {depth} (the same on the reference): {expected}"
+
+
+class WrongDivide(WrongPerft):
+    """Counts and divides one sequence too many under its first move at every depth."""
+
+    def cmd_perft(self, request: dict) -> dict:
+        answer = super().cmd_perft(request)
+        if request.get("divide"):
+            first = next(iter(answer["divide"]))
+            answer["divide"][first] += 1
+        return answer
+
+
+def test_issue_11_a_perft_failure_shows_both_divides():
+    scenario = next(s for s in SCENARIOS if any("perft" in step.get("check", {}) for step in s.steps))
+    at = next(i for i, step in enumerate(scenario.steps) if "perft" in step.get("check", {}))
+    failure = run_check(impl=f"python:{__name__}:WrongDivide", scenarios=[scenario]).results[0].failure
+    assert failure is not None and failure.step == at and failure.field == "check.perft"
+    setup = scenario.data["setup"]
+    profile = load_profile(scenario.profile)
+    game = Game.from_deck(profile, setup["deck"], setup["dealer"]) if "deck" in setup else \
+        Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+    for step in scenario.steps[: at + 1]:
+        if "action" in step and step.get("expect", "accepted") == "accepted":
+            game.apply(step["seat"], step["action"])
+    depth = next(d for d, (a, b) in enumerate(zip(scenario.steps[at]["check"]["perft"], failure.got), 1) if a != b)
+    reference = divide(game, depth)
+    first = next(iter(reference))
+    # The differing entry comes first, with the reference's count and the implementation's.
+    head = f"divide at depth {depth}, reference | implementation: {first}: {reference[first]} | {reference[first] + 1} (differs)"
+    assert failure.message.startswith(head), failure.message
+    for key, count in list(reference.items())[1:5]:
+        assert f"{key}: {count} | {count}" in failure.message
 
 
 def test_large_answers_do_not_deadlock_a_pipelined_batch():

@@ -86,3 +86,95 @@ def test_the_message_validator_refuses_a_malformed_answer():
     validate("request", {"seq": 1, "cmd": "state"})
     with pytest.raises(ConquianError, match="protocol violation in the answer for 'state'"):
         validate("answer", {"seq": 1, "state": 5})
+
+
+# -- running the command (issue 11 item 8, issue 13 item 4) ------------------------------------
+ADAPTERS = Path(__file__).parent / "adapters"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _one_scenario():
+    from conquian_ref.spec.scenario import load_scenario
+
+    (path,) = sorted((REPO / "scenarios").glob("*/*/tc-0001-*.yaml"))
+    return load_scenario(path)
+
+
+def test_issue_11_the_command_runs_as_a_shell_command_line_as_written(tmp_path):
+    import shlex
+    import sys
+
+    from conquian_ref.conformance.check import run_check
+
+    # `cd DIR && VAR=1 cmd`: a compound command with an assignment, exactly as a user types it.
+    script = tmp_path / "adapter.sh"
+    script.write_text(f'[ "$CONQUIAN_TEST" = 1 ] || exit 7\nexec {shlex.quote(sys.executable)} -m conquian_ref.adapter\n')
+    command = f"cd {shlex.quote(str(tmp_path))} && CONQUIAN_TEST=1 sh adapter.sh"
+    run = run_check(impl=command, scenarios=[_one_scenario()], timeout=20)
+    assert [r.status for r in run.results] == ["passed"], [str(r.adapter) for r in run.results]
+
+
+def test_issue_11_a_failed_handshake_keeps_the_last_20_lines_of_stderr():
+    from conquian_ref.conformance.check import run_check
+
+    command = "for i in $(seq 1 40); do echo \"line $i of the adapter's complaint\" >&2; done; exit 1"
+    with pytest.raises(ConquianError) as caught:
+        run_check(impl=command, scenarios=[_one_scenario()], timeout=5)
+    text = str(caught.value)
+    assert "\n" not in text
+    assert all(f"line {i} of the adapter's complaint" in text for i in range(21, 41)), text
+
+
+class ErrorsOnState(ReferenceAdapter):
+    """Answers the first `state` request of each process with an error, so that the rest of a
+    pipelined batch is left unanswered when the runner restarts it."""
+
+    def handle(self, request):
+        if request.get("cmd") == "state" and not getattr(self, "struck", False):
+            self.struck = True
+            return {"seq": request.get("seq"), "error": {"message": "no state today"}}
+        return super().handle(request)
+
+
+def test_issue_11_validate_messages_is_correct_across_restarts(tmp_path):
+    import shlex
+    import sys
+
+    from conquian_ref.conformance.check import run_check
+    from conquian_ref.spec.scenario import load_scenario
+
+    (tmp_path / "errs.py").write_text(
+        "import sys\nsys.path.insert(0, %r)\nfrom conquian_ref.conformance.adapter import serve\n"
+        "from test_protocol import ErrorsOnState\nimport conquian_ref.conformance.adapter as a\n"
+        "a.ReferenceAdapter = ErrorsOnState\nserve()\n" % str(Path(__file__).parent)
+    )
+    paths = [sorted((REPO / "scenarios").glob(f"*/*/{sid}-*.yaml"))[0] for sid in ("tc-0001", "tc-0013", "tc-0016")]
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(tmp_path / 'errs.py'))}"
+    run = run_check(impl=command, scenarios=[load_scenario(p) for p in paths], timeout=20, validate_messages=True)
+    # Every scenario errors on its first state request (each after a restart), and no protocol
+    # violation is claimed: before, the requests queued before a restart were matched against
+    # the new process's answers.
+    assert [r.status for r in run.results] == ["errored"] * 3
+    assert {r.adapter.kind for r in run.results} == {"error"}
+
+
+def test_issue_13_python_impl_imports_from_the_working_directory(tmp_path, monkeypatch):
+    from conquian_ref.conformance.check import run_check
+
+    package = tmp_path / "my_engine_issue13"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "adapter.py").write_text("from conquian_ref.conformance.adapter import ReferenceAdapter as Adapter\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", str(tmp_path))])
+    run = run_check(impl="python:my_engine_issue13.adapter:Adapter", scenarios=[_one_scenario()])
+    assert [r.status for r in run.results] == ["passed"]
+
+
+def test_issue_13_python_impl_not_found_says_how_to_fix_it(tmp_path, monkeypatch):
+    from conquian_ref.conformance.check import run_check
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConquianError) as caught:
+        run_check(impl="python:no_such_engine_issue13.adapter:Adapter", scenarios=[_one_scenario()])
+    assert "run from the folder that holds 'no_such_engine_issue13', or put that folder on PYTHONPATH" in str(caught.value)

@@ -204,7 +204,7 @@ def test_record_stops_where_the_walk_judges_an_explicit_expectation_wrong(tmp_pa
     at = refused_step(scenario)
     code = scenario.steps[at]["expect"]["refused"]
     draft = _file_with(scenario, f"expect: {{refused: {code}}}", "expect: accepted").replace("outcome: null", f"outcome: {PLACEHOLDER}")
-    with pytest.raises(ConquianError, match=rf"steps\[{at}\]\.expect: the draft expects 'accepted'"):
+    with pytest.raises(ConquianError, match=rf"steps\[{at}\]\.expect: the draft expects \"accepted\""):
         record_text(tmp_path / scenario.path.name, draft)
 
 
@@ -252,3 +252,86 @@ def test_record_refuses_in_one_line_a_check_the_walk_cannot_ask(legal, message, 
     data["outcome"] = PLACEHOLDER
     with pytest.raises(ConquianError, match=rf"steps\[{len(data['steps']) - 1}\]\.{message}"):
         record_text(tmp_path / scenario.path.name, yaml.safe_dump(data, sort_keys=False))
+
+
+# -- partial checking (issue 11 item 4) ---------------------------------------------------------
+def _with_legal_check_and_deck():
+    return next(
+        s for s in SCENARIOS
+        if "deck" in s.data.get("setup", {}) and any("legal" in step.get("check", {}) for step in s.steps)
+        and not s.data.get("match")
+    )
+
+
+class WithoutLegalNorDeck:
+    """The reference adapter declaring neither legal_actions nor setup_deck; it counts the
+    `legal` requests it gets and answers them wrongly, so that one judged would fail."""
+
+    legal_requests = 0
+
+    def __init__(self):
+        from conquian_ref.conformance.adapter import ReferenceAdapter
+
+        self.inner = ReferenceAdapter()
+
+    def handle(self, request: dict) -> dict:
+        answer = self.inner.handle(request)
+        if request.get("cmd") == "start":
+            answer["capabilities"] = [c for c in answer["capabilities"] if c not in ("legal_actions", "setup_deck")]
+        if request.get("cmd") == "legal":
+            type(self).legal_requests += 1
+            answer["actions"] = []
+        return answer
+
+
+def test_issue_11_a_scenario_runs_the_checks_its_capabilities_allow_and_lists_the_others():
+    from conquian_ref.conformance.check import run_check
+    from conquian_ref.conformance.driver import DEALING_UNTESTED
+
+    scenario = _with_legal_check_and_deck()
+    WithoutLegalNorDeck.legal_requests = 0
+    (result,) = run_check(impl=f"python:{__name__}:WithoutLegalNorDeck", scenarios=[scenario]).results
+    assert result.status == "passed", result  # run, not skipped whole
+    assert WithoutLegalNorDeck.legal_requests == 0  # nothing asked that it did not declare
+    legal_steps = [i for i, step in enumerate(scenario.steps, 1) if "legal" in step.get("check", {})]
+    assert result.skipped_checks == [DEALING_UNTESTED] + [
+        f"step {i}: check.legal (needs capability legal_actions)" for i in legal_steps
+    ]
+    assert "dealing not tested" in DEALING_UNTESTED
+
+
+class WrongStateWithoutLegal(WithoutLegalNorDeck):
+    """The same adapter, with an empty stock in every state answer."""
+
+    def handle(self, request):
+        answer = super().handle(request)
+        if request.get("cmd") == "state":
+            answer["state"] = {**answer["state"], "stock": []}
+        return answer
+
+
+def test_issue_11_the_checks_that_run_still_fail():
+    from conquian_ref.conformance.check import run_check
+
+    scenario = _with_legal_check_and_deck()
+    (result,) = run_check(impl=f"python:{__name__}:WrongStateWithoutLegal", scenarios=[scenario]).results
+    assert result.status == "failed" and result.skipped_checks
+
+
+def test_issue_11_only_a_scenario_that_cannot_be_set_up_is_skipped_whole():
+    from conquian_ref.conformance.check import skip_reason
+    from conquian_ref.conformance.client import Handshake
+
+    scenario = _with_legal_check_and_deck()
+    bare = Handshake({}, [scenario.profile], {"state", "setup_hands"})
+    assert skip_reason(scenario, bare) is None  # its legal checks are skipped, not the scenario
+    assert skip_reason(scenario, Handshake({}, [], {"state", "setup_hands"})) == f"profile {scenario.profile} not supported"
+    match = next(s for s in SCENARIOS if "match" in s.data and s.profile == scenario.profile)
+    assert "needs capability match" in skip_reason(match, bare)
+
+
+def test_issue_11_refusals_compared_without_reasons_are_listed():
+    scenario = next(s for s in SCENARIOS if any(isinstance(step.get("expect"), dict) for step in s.steps) and "match" not in s.data)
+    walked = walk(scenario, Reference(), reasons=False, capabilities={"state", "setup_hands", "setup_deck"})
+    assert walked.passed
+    assert walked.skipped_checks[-1].endswith("refusal reasons not compared (needs capability reason_codes)")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
-from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, describe_command
+from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, default_deadline, describe_command
 from .driver import ImplementationDriver
 from .failures import AdapterFailure
 from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
@@ -46,6 +46,7 @@ class Result:
     adapter: AdapterFailure | None = None
     reason: str = ""  # why skipped, or the known-failure reason
     seconds: float = 0.0
+    skipped_checks: list[str] = field(default_factory=list)  # checks the capabilities did not allow, and why
 
     @property
     def counts_as_failure(self) -> bool:
@@ -94,7 +95,9 @@ def table_needs(scenario: Scenario) -> set[str]:
 
 
 def needs(scenario: Scenario) -> set[str]:
-    """The optional capabilities a scenario needs (docs/protocol.md, "Capabilities")."""
+    """The capabilities a scenario uses (docs/protocol.md, "Capabilities"): those it cannot be
+    set up without, and those of its check kinds (protocol.CHECK_CAPABILITIES), which partial
+    checking skips one by one (skip_reason)."""
     data = scenario.data
     if "match" in data:
         return ({MATCH, STAKES} if scenario_has_stakes(scenario) else {MATCH}) | table_needs(scenario)
@@ -140,6 +143,7 @@ def run_check(
     progress: bool = False,
     validate_messages: bool = False,
     scenarios: list[Scenario] | None = None,
+    deadline: float | None = None,
 ) -> Run:
     """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
     `scenarios` skips loading the corpus (the benchmark times the replay alone)."""
@@ -151,7 +155,8 @@ def run_check(
         from .protocol import MessageValidator
 
         trace = MessageValidator()
-    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace)
+    seconds = deadline if deadline is not None else default_deadline(len(chosen))
+    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace, deadline=time.monotonic() + seconds)
     started = time.perf_counter()
     try:
         handshake = conn.start()
@@ -163,9 +168,15 @@ def run_check(
     streak: list[str] = []
     try:
         for scenario in chosen:
+            if conn.past_deadline:
+                run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline)"
+                break
             result = _run_one(conn, scenario, handshake, known)
             run.results.append(result)
             bar.update(1)
+            if result.status == "errored" and conn.past_deadline:
+                run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline) in {scenario.id}"
+                break
             if result.status == "errored":
                 streak.append(result.adapter.signature)
                 if len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
@@ -198,10 +209,12 @@ def _load(corpus: Path) -> list[Scenario]:
 
 
 def skip_reason(scenario: Scenario, handshake) -> str | None:
-    """Why an implementation cannot run `scenario` (its profile or a capability), or None."""
+    """Why an implementation cannot run `scenario` at all (its profile, or a capability it cannot
+    be set up or judged without), or None. A missing check capability is no reason: the scenario
+    runs, and the checks it skips are listed on its result (Result.skipped_checks)."""
     if scenario.profile not in handshake.profiles:
         return f"profile {scenario.profile} not supported"
-    lacking = needs(scenario) - handshake.capabilities
+    lacking = needs(scenario) - set(CHECK_CAPABILITIES.values()) - handshake.capabilities
     if lacking:
         return f"needs capability {', '.join(sorted(lacking))}"
     return None
@@ -213,14 +226,15 @@ def _run_one(conn, scenario, handshake, known) -> Result:
         return Result(scenario, "skipped", reason=reason)
     started = time.perf_counter()
     try:
-        outcome = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
+        outcome = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities,
+                         capabilities=handshake.capabilities)
     except AdapterFailure as exc:
         return Result(scenario, "errored", adapter=exc, seconds=time.perf_counter() - started)
-    seconds = time.perf_counter() - started
+    seconds, skipped = time.perf_counter() - started, outcome.skipped_checks
     if scenario.id in known:
         status = "xfail" if outcome.failure else "xpass"
-        return Result(scenario, status, outcome.failure, reason=known[scenario.id], seconds=seconds)
-    return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds)
+        return Result(scenario, status, outcome.failure, reason=known[scenario.id], seconds=seconds, skipped_checks=skipped)
+    return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds, skipped_checks=skipped)
 
 
 def _one_line(text: str) -> str:
@@ -228,7 +242,7 @@ def _one_line(text: str) -> str:
 
 
 def _tail(stderr: str) -> str:
-    text = " | ".join(line for line in stderr.strip().splitlines()[-3:])
+    text = " | ".join(line for line in stderr.strip().splitlines()[-20:])
     return f" (adapter stderr: {text})" if text else ""
 
 

@@ -11,14 +11,27 @@ goes wrong is an AdapterFailure (conquian_ref.conformance.failures says which ki
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 
 from .failures import AdapterFailure
-from .protocol import ANSWER_KEYS, PROTOCOL_VERSION
-from .transport import AdapterProcess
+from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
+from .transport import AdapterProcess, parse_answer, printable
 
-DEFAULT_TIMEOUT = 10.0  # seconds per message: generous for perft, short enough to bound a run
+DEFAULT_TIMEOUT = 10.0  # seconds per message (read or write): generous for perft, short enough to bound a run
+# The run deadline when none is given: proportionate to the corpus. The reference answers a whole
+# scenario in a few milliseconds; 2 s each is room for a slow engine on a loaded machine, and the
+# 30 s cover starting (and restarting) a slow interpreter.
+DEADLINE_PER_SCENARIO = 2.0
+DEADLINE_BASE = 30.0
+
+
+def default_deadline(scenarios: int) -> float:
+    """The run deadline, in seconds, of a run of `scenarios` scenarios (`check --deadline`)."""
+    return DEADLINE_BASE + DEADLINE_PER_SCENARIO * scenarios
 PIPELINE_BYTES = 16 * 1024  # requests written at once before their answers are read (a pipe holds 64 KiB)
 
 REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-process
@@ -36,15 +49,18 @@ class Handshake:
     @property
     def name(self) -> str:
         impl = self.implementation
-        return f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+        return printable(f"{impl.get('name', '?')} {impl.get('version', '')}".strip())
 
 
 class Connection:
     """One implementation under test: `request(cmd, **fields)` returns its answer object."""
 
-    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None):
+    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None, deadline: float | None = None):
         self.impl = impl
         self.timeout = timeout
+        # The run deadline (time.monotonic()), or None: no read or write waits past it, and once
+        # it has passed every request is a `timeout` failure (the runner stops the run).
+        self.deadline = deadline
         self.trace = trace  # a callable(direction, message) for `--validate-messages` and logs
         self.seq = 0
         self._process: AdapterProcess | None = None
@@ -55,6 +71,8 @@ class Connection:
     def start(self) -> Handshake:
         """Start the adapter and do the handshake; AdapterFailure if it cannot."""
         self.close()
+        if self.trace:
+            self.trace("restart", None)
         if self.impl == REFERENCE:
             from .adapter import ReferenceAdapter
 
@@ -69,7 +87,10 @@ class Connection:
         answer = self.request("start", version=PROTOCOL_VERSION)
         for key in ANSWER_KEYS["start"]:
             if key not in answer:
-                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail)
+                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail, "start")
+        problem = handshake_problem(answer)
+        if problem:
+            raise AdapterFailure("bad_answer", f"the start answer cannot begin a run: {problem}", self.stderr_tail, "start")
         self.handshake = Handshake(answer["implementation"], list(answer["profiles"]), set(answer["capabilities"]), answer)
         return self.handshake
 
@@ -78,8 +99,8 @@ class Connection:
             try:
                 if self._process.proc.poll() is None:
                     self.seq += 1
-                    self._process.write(json.dumps({"seq": self.seq, "cmd": "stop"}).encode() + b"\n")
-            except OSError:
+                    self._process.write(json.dumps({"seq": self.seq, "cmd": "stop"}).encode() + b"\n", timeout=0.5)
+            except OSError:  # TimeoutError included: it is killed anyway
                 pass
             self._process.kill()
         self._process = None
@@ -92,6 +113,29 @@ class Connection:
     def stderr_tail(self) -> str:
         return self._process.stderr_tail if self._process else ""
 
+    @property
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _wait(self) -> float:
+        """The time a read or write may wait: the per-message timeout, cut at the run deadline;
+        AdapterFailure "timeout" once it has passed."""
+        if self.deadline is None:
+            return self.timeout
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise AdapterFailure("timeout", "the run deadline has passed", self.stderr_tail)
+        return min(self.timeout, left)
+
+    def _read(self, cmd: str) -> dict:
+        wait = self._wait()
+        try:
+            return self._process.read_answer(cmd, wait)
+        except AdapterFailure as exc:
+            if exc.kind == "timeout" and self.past_deadline:
+                raise AdapterFailure("timeout", f"the run deadline passed waiting for the answer to {cmd!r}", exc.stderr, cmd) from None
+            raise
+
     # -- messages ------------------------------------------------------------------------------
     def request(self, cmd: str, **fields) -> dict:
         message = self._message(cmd, fields)
@@ -99,8 +143,8 @@ class Connection:
             if self._direct is not None:
                 answer = self._direct_exchange(message)
             else:
-                self._process.send(_line(message), cmd)
-                answer = self._process.read_answer(cmd, self.timeout)
+                self._process.send(_line(message), cmd, self._wait())
+                answer = self._read(cmd)
         except AdapterFailure as exc:
             exc.cmd = cmd
             raise
@@ -129,13 +173,50 @@ class Connection:
                 lines.append(_line(chunk[-1]))
                 size += len(lines[-1])
             try:
-                self._process.send(b"".join(lines), chunk[0]["cmd"])
+                message = chunk[0]
+                self._process.send(b"".join(lines), message["cmd"], self._wait())
                 for message in chunk:
-                    answer = self._process.read_answer(message["cmd"], self.timeout)
+                    answer = self._read(message["cmd"])
                     answers.append(self._checked(answer, message["cmd"], message["seq"]))
             except AdapterFailure as exc:
                 exc.cmd = exc.cmd or message["cmd"]
                 return answers + [exc]  # the answers before the failure, then the failure
+        return answers
+
+    def send_ahead(self, requests: list[tuple[str, dict]]) -> "Ahead":
+        """Write requests now and read their answers later (`read_ahead`), so that the caller
+        works while the adapter answers (the fuzzer plans its next game meanwhile). Only a batch
+        that fits in a pipe (PIPELINE_BYTES) is written ahead, and the caller keeps one batch
+        outstanding at a time, so neither side can block the other; a larger batch is sent by
+        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead."""
+        if self._process is None:
+            return Ahead(requests)
+        lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
+        if sum(map(len, lines)) > PIPELINE_BYTES:
+            return Ahead(requests)
+        ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
+        try:
+            self._process.send(b"".join(lines), requests[0][0] if requests else "", self._wait())
+        except AdapterFailure as exc:
+            ahead.failure = exc
+        return ahead
+
+    def read_ahead(self, ahead: "Ahead") -> list:
+        """The answers to what send_ahead wrote, checked as request_many checks them: the
+        answers read before a failure, then the AdapterFailure."""
+        if not ahead.messages:
+            return self.request_many(ahead.requests)
+        if ahead.failure is not None:
+            return [ahead.failure]
+        answers: list = []
+        for message in ahead.messages:
+            cmd = message["cmd"]
+            try:
+                answer = self._read(cmd)
+                answers.append(self._checked(answer, cmd, message["seq"]))
+            except AdapterFailure as exc:
+                exc.cmd = exc.cmd or cmd
+                return answers + [exc]
         return answers
 
     def _message(self, cmd: str, fields: dict) -> dict:
@@ -150,23 +231,44 @@ class Connection:
         if self.trace:
             self.trace("answer", answer)
         if answer.get("seq") != seq:
-            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {answer.get('seq')!r}", self.stderr_tail, cmd)
+            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
-            raise AdapterFailure("error", f"{cmd}: {text}", self.stderr_tail, cmd)
+            text = text if isinstance(text, str) else json.dumps(text)
+            raise AdapterFailure("error", f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
         return answer
 
     def _direct_exchange(self, message: dict) -> dict:
         """An in-process adapter: the same messages as dicts (copied through JSON, so that
         nothing is shared by reference and only JSON values pass)."""
+        self._wait()  # the deadline: an in-process call cannot be interrupted, but none starts after it
         try:
-            answer = json.loads(json.dumps(self._direct.handle(json.loads(json.dumps(message)))))
+            answer = self._direct.handle(json.loads(json.dumps(message)))
         except Exception as exc:  # the adapter's own bug: report it against this scenario
             raise AdapterFailure("crash", f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
         if not isinstance(answer, dict):
             raise AdapterFailure("garbage", f"handle() returned {type(answer).__name__}, not an object")
-        return answer
+        try:  # the same checks as an answer line: JSON values only, no NaN, not too deep, UTF-8 text
+            return parse_answer(json.dumps(answer, ensure_ascii=True).encode())
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise AdapterFailure("garbage", f"handle() returned {str(exc)[:120]}") from None
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """An adapter's value in a one-line message: bounded, control characters escaped."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text if len(text) <= limit else text[:limit] + "..."
+    return printable(text).replace("\n", "\\n")
+
+
+@dataclass
+class Ahead:
+    """Requests given to send_ahead: written (`messages`), or kept for read_ahead (`requests`)."""
+
+    requests: list[tuple[str, dict]]
+    messages: list[dict] = field(default_factory=list)
+    failure: AdapterFailure | None = None  # the write failed (the adapter has exited)
 
 
 def _line(message: dict) -> bytes:
@@ -178,12 +280,23 @@ def _load_python_adapter(spec: str):
     import importlib
 
     module_name, _, attr = spec.partition(":")
+    # Like `python -m`: the working directory is importable, so `python:my_engine.adapter:Adapter`
+    # finds ./my_engine without PYTHONPATH (issue 13).
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
         factory = getattr(module, attr or "Adapter")
-    except (ImportError, AttributeError) as exc:
-        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}") from None
-    return factory()
+    except ModuleNotFoundError as exc:
+        hint = (f"; run from the folder that holds {exc.name.split('.')[0]!r}, or put that folder on PYTHONPATH"
+                if exc.name and module_name.startswith(exc.name) else "")
+        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}{hint}") from None
+    except Exception as exc:  # the module itself fails to import: its own error, one line
+        raise AdapterFailure("crash", f"cannot load python:{spec}: {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+    try:
+        return factory()
+    except Exception as exc:
+        raise AdapterFailure("crash", f"python:{spec}: {attr or 'Adapter'}() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
 
 
 def describe_command(impl: str) -> str:

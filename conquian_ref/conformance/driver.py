@@ -5,14 +5,20 @@ exactly as the reference engine is.
 Each driver request is the protocol command of the same name (docs/protocol.md, "Commands");
 `batch` sends a scenario's planned requests pipelined. A setup is sent in the form the
 implementation declared (`setup_hands` or `setup_deck`), converted through the profile's
-dealing pattern when the scenario gives the other form (RUL-10).
+dealing pattern when the scenario gives the other form (RUL-10); a deck order converted to hands
+leaves the implementation's dealing untested, which the driver notes in `untested` (the step
+interpreter reports it among the checks skipped). Every answer is checked for the key and the
+shape its command answers with (conformance.protocol.ANSWER_SHAPES) before anything reads it.
 """
 
 from __future__ import annotations
 
 from .client import Connection
 from .failures import AdapterFailure
-from .protocol import ANSWER_KEYS
+from .protocol import ANSWER_KEYS, answer_shape_problem
+
+# Why a deck order sent as hands leaves something untested (steps.Walk.skipped_checks).
+DEALING_UNTESTED = "setup: dealing not tested (the deck order was sent as hands and stock: no setup_deck capability)"
 
 # The fields of each request's protocol message, from the driver call's arguments.
 REQUEST_FIELDS = {
@@ -30,12 +36,15 @@ class ImplementationDriver:
     def __init__(self, connection: Connection):
         self.conn = connection
         self.name = connection.handshake.name if connection.handshake else connection.impl
+        self.untested: list[str] = []  # what the last setup left untested
 
     def setup(self, profile_id: str, setup: dict) -> None:
         caps = self.conn.handshake.capabilities
         fields = {"profile": profile_id, "dealer": setup["dealer"]}
+        self.untested = []
         if "deck" in setup and "setup_deck" not in caps:
             fields.update(hands_and_stock(profile_id, setup))
+            self.untested.append(DEALING_UNTESTED)
         elif "deck" not in setup and "setup_hands" not in caps:
             fields["deck"] = deck_order(profile_id, setup)
         else:
@@ -73,7 +82,8 @@ class ImplementationDriver:
         return self._request("perft", depth)
 
     def divide(self, depth: int) -> dict:
-        return self._answer("perft", {"depth": depth, "divide": True}).get("divide", {})
+        divided = self._answer("perft", {"depth": depth, "divide": True}).get("divide", {})
+        return divided if isinstance(divided, dict) else {"(divide)": divided}
 
     def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
         fields = {"profile": profile_id, "first_dealer": first_dealer, "deals": outcomes}
@@ -90,6 +100,9 @@ class ImplementationDriver:
         for key in ANSWER_KEYS[cmd]:
             if key not in answer:
                 raise AdapterFailure("bad_answer", f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
+        problem = answer_shape_problem(cmd, answer)
+        if problem:
+            raise AdapterFailure("bad_answer", problem, self.conn.stderr_tail, cmd)
         return answer
 
     def _unpacked(self, cmd: str, answer: dict):
@@ -99,12 +112,12 @@ class ImplementationDriver:
 
 
 def _result(answer: dict) -> tuple[str, str | None]:
-    result = answer["result"]
-    if result == "accepted":
+    """An `apply` answer (its result already one of the two) as a pair; a reason is kept only
+    when it is text, so that nothing else reaches the comparison."""
+    if answer["result"] == "accepted":
         return "accepted", None
-    if result == "refused":
-        return "refused", answer.get("reason")
-    raise AdapterFailure("bad_answer", f"apply: result {result!r} is neither 'accepted' nor 'refused'")
+    reason = answer.get("reason")
+    return "refused", reason if isinstance(reason, str) or reason is None else repr(reason)[:80]
 
 
 def deck_order(profile_id: str, setup: dict) -> list[str]:

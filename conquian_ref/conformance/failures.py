@@ -10,6 +10,8 @@ happened, restarts the adapter and goes on. Each step of the protocol and the fa
 | starting the adapter (`--impl CMD`)           | the command cannot be started                     | crash      |
 | loading a direct adapter (`python:MOD:FACTORY`) | the module or factory cannot be imported        | crash      |
 | writing a request (transport)                 | the pipe is closed: the process exited            | crash      |
+|                                               | the adapter reads nothing within the timeout      | timeout    |
+| any request (client)                          | the run deadline (`check --deadline`) has passed  | timeout    |
 | reading an answer line (transport)            | no complete line within the per-message timeout   | timeout    |
 |                                               | the output ended: the process exited              | crash      |
 |                                               | the output ended in the middle of a line          | partial    |
@@ -17,8 +19,8 @@ happened, restarts the adapter and goes on. Each step of the protocol and the fa
 |                                               | a line that is not a JSON object                  | garbage    |
 | matching the answer to its request (client)   | its `seq` is not the request's                    | wrong_seq  |
 |                                               | an error object instead of an answer              | error      |
-| the handshake, `start` (client)               | the answer lacks implementation/profiles/capabilities | bad_answer |
-| reading the answer's fields (driver)          | the command's answer key is missing (`state`, `actions`, ...), or an `apply` result is neither accepted nor refused | bad_answer |
+| the handshake, `start` (client)               | the answer lacks implementation/profiles/capabilities, or cannot begin a run (protocol.HANDSHAKE_CHECKS) | bad_answer |
+| reading the answer's fields (driver)          | the command's answer key is missing (`state`, `actions`, ...) or of the wrong shape (protocol.ANSWER_SHAPES: `setup` not ok, an `apply` result neither accepted nor refused, ...) | bad_answer |
 | a direct adapter's `handle()` (client)        | it raises                                         | crash      |
 |                                               | it returns something that is not a mapping        | garbage    |
 
@@ -29,12 +31,12 @@ from __future__ import annotations
 
 KINDS = {
     "crash": "the process exited (its exit status and stderr tail are kept)",
-    "timeout": "no complete answer line within the per-message timeout",
+    "timeout": "no complete answer line (or no reading of a request) within the per-message timeout, or the run deadline passed",
     "garbage": "a line that is not a JSON object",
     "partial": "the output ended in the middle of a line",
     "wrong_seq": "an answer whose `seq` is not the one of the request",
     "too_large": "an answer line longer than the limit",
-    "bad_answer": "valid JSON but not an answer of the protocol (missing fields)",
+    "bad_answer": "valid JSON but not an answer of the protocol (missing fields, or of the wrong shape)",
     "error": "the adapter answered with an error object (not a rule refusal)",
 }
 
@@ -49,6 +51,10 @@ class AdapterFailure(Exception):
         self.message = message
         self.stderr = stderr
         self.cmd = cmd  # the request being answered
+        # Where in the scenario it happened (steps.walk fills them in): the step, 1-based (None:
+        # the setup or the final outcome), and the scenario file's line of that step.
+        self.step: int | None = None
+        self.line: int | None = None
 
     @property
     def signature(self) -> str:

@@ -73,7 +73,8 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         if reason:
             pytest.skip(reason)
         try:
-            result = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities)
+            result = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities,
+                            capabilities=handshake.capabilities)
         except AdapterFailure as exc:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
             failed = f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}"

@@ -34,8 +34,12 @@ class Reference:
         game_class: type[Game] = Game,
         match_class: type[Match] = Match,
         profile_loader: Callable[[str], Profile] = load_profile,
+        trace: bool = True,
     ):
         self.game_class = game_class
+        # Record the rules each deal checks (rules_fired, for rule coverage); a protocol adapter
+        # process reports no rules, so it plays without the bookkeeping (adapter.serve).
+        self.trace = trace
         self.match_class = match_class
         self.profile_loader = profile_loader
         self.game: Game | None = None
@@ -50,6 +54,7 @@ class Reference:
             self.game = self.game_class.from_deck(profile, setup["deck"], setup.get("dealer"))
         else:
             self.game = self.game_class.from_deal(profile, setup.get("hands"), setup.get("stock"), setup.get("dealer"))
+        self.game.trace = self.trace
         self.last_match = None
 
     def apply(self, seat: int, action: dict) -> tuple[str, str | None]:

@@ -23,15 +23,17 @@ class ReplayResult:
     scenario: object
     failure: Failure | None
     rules_fired: set[str] = field(default_factory=set)
+    skipped_checks: list[str] = field(default_factory=list)  # partial checking: what was not checked, and why
 
     @property
     def passed(self) -> bool:
         return self.failure is None
 
 
-def replay(scenario, driver, reasons: bool = True) -> ReplayResult:
-    """Run `scenario` on `driver`; the result holds the first failure, if any.
-    With `reasons=False` a refusal is compared without its reason code (for an implementation
-    that does not declare the reason_codes capability)."""
-    walked = walk(scenario, driver, reasons=reasons)
-    return ReplayResult(scenario, walked.failure, walked.rules_fired)
+def replay(scenario, driver, reasons: bool = True, capabilities=None) -> ReplayResult:
+    """Run `scenario` on `driver`; the result holds the first failure, if any, and the checks
+    skipped. With `reasons=False` a refusal is compared without its reason code (for an
+    implementation that does not declare the reason_codes capability); with `capabilities` (a
+    handshake's), the checks needing one not declared are skipped (steps.walk)."""
+    walked = walk(scenario, driver, reasons=reasons, capabilities=capabilities)
+    return ReplayResult(scenario, walked.failure, walked.rules_fired, walked.skipped_checks)

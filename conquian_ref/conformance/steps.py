@@ -9,7 +9,8 @@ judges below, which apply docs/protocol.md "How answers are compared" (conforman
 
 The API:
 
-    walk(scenario, driver, *, reasons=True, keep_going=False, observe=None, open_word=None) -> Walk
+    walk(scenario, driver, *, reasons=True, keep_going=False, observe=None, open_word=None,
+         capabilities=None) -> Walk
 
 * `scenario` has `.data` and `.profile` (a conquian_ref.spec.scenario.Scenario).
 * `driver` answers `setup`, `apply`, `state`, `observation`, `legal`, `perft` (and `divide`, to
@@ -26,6 +27,13 @@ The API:
   order, and each step only sees the answers of its own plan: nothing can drift apart.
 * `reasons=False` compares a refusal without its reason code (an implementation that does not
   declare the `reason_codes` capability).
+* `capabilities` (check: the implementation's handshake; None: every one) is partial checking:
+  a check kind whose capability (protocol.CHECK_CAPABILITIES) is not declared is neither
+  requested nor judged, and named in `Walk.skipped_checks` with its step and why; the rest of
+  the scenario is run and judged as usual. What the driver notes as `untested` after the setup
+  (driver.DEALING_UNTESTED) and refusals compared without their reason are listed there too.
+* An AdapterFailure (conformance.failures) raised while a step is judged gets `step` (1-based)
+  and `line` (of the step in the scenario file) set, the setup's and the outcome's their lines.
 * `keep_going=False` (check, lint): the walk stops at the first failure, and an error of the
   engine (ConquianError: a malformed action or setup) propagates. `keep_going=True` (record, the
   book): every step is walked and judged; each step keeps all its failures and the engine's error,
@@ -39,8 +47,8 @@ The API:
 
 The result: `Walk` has `steps` (a `StepResult` per step walked: the step, its plan, `answers` by
 role, `answer` of the action, `got` of each check kind, `failures`, `error`, `picture`),
-`final_state`, `match` (the answer of a match scenario), `failure` (the first), `passed` and
-`rules_fired` (what the reference engine applied, for coverage; empty for other drivers).
+`final_state`, `match` (the answer of a match scenario), `failure` (the first), `passed`,
+`skipped_checks` and `rules_fired` (what the reference engine applied, for coverage; empty for other drivers).
 """
 
 from __future__ import annotations
@@ -51,6 +59,8 @@ from typing import Callable
 
 from ..engine.errors import ConquianError
 from .compare import compare_actions, mismatches
+from .failures import AdapterFailure
+from .protocol import CHECK_CAPABILITIES
 
 # A request to a driver: ("state",), ("apply", seat, action), ("observation", seat),
 # ("legal", seat) or ("perft", depth); the driver method is named by its first element.
@@ -129,6 +139,7 @@ class Walk:
     outcome_failures: list[Failure] = field(default_factory=list)  # the outcome or match.expect
     error: ConquianError | None = None  # the setup or match refused (keep_going only)
     rules_fired: set[str] = field(default_factory=set)
+    skipped_checks: list[str] = field(default_factory=list)  # what was not checked, and why
 
     @property
     def failures(self) -> list[Failure]:
@@ -144,8 +155,9 @@ class Walk:
         return self.failure is None
 
 
-def plan(step: dict) -> list[tuple[str, Request]]:
-    """The requests `step` makes, in order, each with its role (see the module docstring)."""
+def plan(step: dict, skip: frozenset = frozenset()) -> list[tuple[str, Request]]:
+    """The requests `step` makes, in order, each with its role (see the module docstring);
+    none for the check kinds in `skip`."""
     planned: list[tuple[str, Request]] = []
     if "action" in step:
         refusal = isinstance(step.get("expect"), dict)  # the state around it must not change
@@ -153,20 +165,44 @@ def plan(step: dict) -> list[tuple[str, Request]]:
         planned.append(("action", ("apply", step["seat"], step["action"])))
         planned += [("after", ("state",))] if refusal else []
     check = step.get("check") or {}
-    planned += [(kind, request(check[kind])) for kind, request in CHECK_REQUESTS.items() if kind in check]
+    planned += [(kind, request(check[kind])) for kind, request in CHECK_REQUESTS.items() if kind in check and kind not in skip]
     return planned
 
 
-def walk(scenario, driver, *, reasons: bool = True, keep_going: bool = False, observe=None, open_word=None) -> Walk:
+def walk(
+    scenario, driver, *, reasons: bool = True, keep_going: bool = False, observe=None, open_word=None, capabilities=None,
+) -> Walk:
     """Walk `scenario` on `driver` (see the module docstring)."""
     walked = Walk(scenario)
-    judge = _Judge(reasons, keep_going, open_word)
+    skip = frozenset() if capabilities is None else frozenset(k for k, cap in CHECK_CAPABILITIES.items() if cap not in capabilities)
+    judge = _Judge(reasons, keep_going, open_word, skip)
     if "match" in scenario.data:
         _walk_match(walked, driver, judge)
     else:
+        walked.skipped_checks = _skipped_checks(scenario.data["steps"], skip, reasons)
         _walk_deal(walked, driver, judge, observe)
     walked.rules_fired = set(getattr(driver, "rules_fired", set()))
     return walked
+
+
+def _skipped_checks(steps: list[dict], skip: frozenset, reasons: bool) -> list[str]:
+    """What partial checking leaves out of a deal's steps, one line each (Walk.skipped_checks)."""
+    found = [
+        f"step {i}: check.{kind} (needs capability {CHECK_CAPABILITIES[kind]})"
+        for i, step in enumerate(steps, 1) for kind in CHECK_REQUESTS if kind in skip and kind in (step.get("check") or {})
+    ]
+    refusals = [i for i, step in enumerate(steps, 1) if isinstance(step.get("expect"), dict)]
+    if refusals and not reasons:
+        found.append(f"steps {', '.join(map(str, refusals))}: refusal reasons not compared (needs capability reason_codes)")
+    return found
+
+
+def _at(exc: AdapterFailure, scenario, step: int | None, *path) -> AdapterFailure:
+    """`exc` with where it happened: `step` (1-based, or None) and the line of `path` in the file."""
+    exc.step = step
+    line = getattr(scenario, "line", None)
+    exc.line = line(*path) if line is not None else None
+    return exc
 
 
 def _walk_match(walked: Walk, driver, judge: "_Judge") -> None:
@@ -188,7 +224,7 @@ def _walk_match(walked: Walk, driver, judge: "_Judge") -> None:
 def _walk_deal(walked: Walk, driver, judge: "_Judge", observe) -> None:
     data = walked.scenario.data
     steps = data["steps"]
-    plans = [plan(step) for step in steps]
+    plans = [plan(step, judge.skip) for step in steps]
     try:
         driver.setup(walked.scenario.profile, data["setup"])
     except ConquianError as exc:
@@ -196,18 +232,27 @@ def _walk_deal(walked: Walk, driver, judge: "_Judge", observe) -> None:
             raise
         walked.error = exc
         return
+    except AdapterFailure as exc:
+        raise _at(exc, walked.scenario, None, "setup") from None
+    walked.skipped_checks[:0] = getattr(driver, "untested", [])
     if observe is not None:
         walked.start = observe(driver)
-    answers = _Answers(driver, walked.scenario.profile, data["setup"], plans, batched=observe is None)
+    answers = _Answers(driver, walked.scenario, plans, batched=observe is None)
     for i, step in enumerate(steps):
         result = StepResult(i, step, plans[i])
         walked.steps.append(result)
-        judge.step(result, answers.of_step(i), lambda depth, i=i: answers.divide(i, depth))
+        try:
+            judge.step(result, answers.of_step(i), lambda depth, i=i: answers.divide(i, depth))
+        except AdapterFailure as exc:
+            raise _at(exc, walked.scenario, i + 1, "steps", i) from None
         if observe is not None and "action" in step:
             result.picture = observe(driver)
         if result.failures and not judge.keep_going:
             return
-    walked.final_state = answers.final_state()
+    try:
+        walked.final_state = answers.final_state()
+    except AdapterFailure as exc:
+        raise _at(exc, walked.scenario, None, "outcome" if "outcome" in data else "steps") from None
     expected, got = data.get("outcome"), walked.final_state.get("outcome")
     if not judge.is_open(expected) and (mismatches(expected, got) or (expected is None) != (got is None)):
         walked.outcome_failures.append(Failure(None, "outcome", expected, got, "the deal's result after the last step"))
@@ -220,8 +265,9 @@ class _Answers:
     answers (an answer list cut short by a failure is padded with that failure, so the failure is
     raised at the first request it left unanswered). Live: each request is made when it is read."""
 
-    def __init__(self, driver, profile_id: str, setup: dict, plans: list, batched: bool):
-        self.driver, self.profile_id, self.setup, self.plans = driver, profile_id, setup, plans
+    def __init__(self, driver, scenario, plans: list, batched: bool):
+        self.driver, self.plans = driver, plans
+        self.profile_id, self.setup = scenario.profile, scenario.data["setup"]
         batch = getattr(driver, "batch", None) if batched else None
         self._ready: list | None = None
         if batch is not None:
@@ -248,18 +294,24 @@ class _Answers:
         except ConquianError as exc:  # kept as the answer: raised where it is judged
             return exc
 
-    def divide(self, i: int, depth: int) -> dict | None:
-        """The driver's divide at step i, or None if it has none. A batched driver has already
-        played the later steps: the deal is set up again and the actions up to step i replayed."""
+    def divide(self, i: int, depth: int) -> tuple[dict, dict] | None:
+        """(the reference's divide, the driver's) at step i, or None if the driver has none. A
+        batched driver has already played the later steps: the deal is set up again and the
+        actions up to step i replayed."""
+        from .reference import Reference
+
         if not hasattr(self.driver, "divide"):
             return None
-        if self._ready is not None:
-            self.driver.setup(self.profile_id, self.setup)
+        drivers = [Reference()] + [self.driver]
+        for number, driver in enumerate(drivers):
+            if driver is self.driver and self._ready is None:
+                break  # a live driver is at step i already
+            driver.setup(self.profile_id, self.setup)
             for planned in self.plans[: i + 1]:
                 for _, request in planned:
                     if request[0] == "apply":
-                        self.driver.apply(*request[1:])
-        return self.driver.divide(depth)
+                        driver.apply(*request[1:])
+        return drivers[0].divide(depth), self.driver.divide(depth)
 
 
 class _StepAnswers:
@@ -286,8 +338,8 @@ class _StepAnswers:
 class _Judge:
     """What makes an answer right: one method per part of a step, the outcome judged in walk."""
 
-    def __init__(self, reasons: bool, keep_going: bool, open_word: object):
-        self.reasons, self.keep_going, self.open_word = reasons, keep_going, open_word
+    def __init__(self, reasons: bool, keep_going: bool, open_word: object, skip: frozenset = frozenset()):
+        self.reasons, self.keep_going, self.open_word, self.skip = reasons, keep_going, open_word, skip
 
     def is_open(self, value: object) -> bool:
         """Whether `value` holds the open word anywhere (an expectation still to be recorded)."""
@@ -303,7 +355,7 @@ class _Judge:
         """Judge each part of the step in plan order (the action, then each check kind)."""
         step, check = result.step, result.step.get("check") or {}
         result.answers = answers.got  # filled as the answers are read
-        parts = (["action"] if "action" in step else []) + [kind for kind in CHECK_REQUESTS if kind in check]
+        parts = (["action"] if "action" in step else []) + [kind for kind in CHECK_REQUESTS if kind in check and kind not in self.skip]
         for part in parts:
             expected = step.get("expect", "accepted") if part == "action" else check[part]
             try:
@@ -380,8 +432,25 @@ def _judge_perft(i: int, expected: list, got: list, divide) -> Failure | None:
         return None
     depth = next((d for d, (a, b) in enumerate(zip(expected, got), 1) if a != b), None)
     divided = None if depth is None else divide(depth)
-    message = "" if divided is None else f"divide at depth {depth}: " + "; ".join(f"{k} -> {v}" for k, v in divided.items())
-    return Failure(i, "check.perft", expected, got, message)
+    return Failure(i, "check.perft", expected, got, "" if divided is None else _divides(depth, *divided))
+
+
+DIVIDE_SHOWN = 24  # entries of a divide in a failure message
+
+
+def _divides(depth: int, reference: dict, implementation: dict) -> str:
+    """Both divides at `depth`, the reference's and the implementation's, the differing entries first."""
+    if reference == implementation:
+        entries = "; ".join(f"{k} -> {v}" for k, v in list(reference.items())[:DIVIDE_SHOWN])
+        return f"divide at depth {depth} (the same on the reference): {entries}"
+    keys = list(reference) + [k for k in implementation if k not in reference]
+    keys.sort(key=lambda k: reference.get(k) == implementation.get(k))  # stable: differing first
+    entries = "; ".join(
+        f"{k}: {reference.get(k, '-')} | {implementation.get(k, '-')}{'' if reference.get(k) == implementation.get(k) else ' (differs)'}"
+        for k in keys[:DIVIDE_SHOWN]
+    )
+    more = f"; ... {len(keys) - DIVIDE_SHOWN} more" if len(keys) > DIVIDE_SHOWN else ""
+    return f"divide at depth {depth}, reference | implementation: {entries}{more}"
 
 
 # The judge of each check kind: (step index, the check's expectation, the answer, divide) -> Failure.

@@ -1,49 +1,80 @@
 """The transport of the conformance protocol: one adapter process and its three pipes.
 
-`AdapterProcess` starts the adapter command (docs/protocol.md, "Transport"), writes request
-bytes to its stdin, reads answer lines from its stdout with a timeout, and keeps the tail of its
-stderr for reports. `read_answer` turns one answer line into a JSON object or the AdapterFailure
-that says why it is not one (conquian_ref.conformance.failures). What the messages mean is the
-client's business (conquian_ref.conformance.client).
+`AdapterProcess` starts the adapter command as a shell command line, as written (docs/protocol.md,
+"Running the command"), in a session of its own; writes request bytes to its stdin and reads
+answer lines from its stdout, both with a timeout; keeps the tail of its stderr for reports; and
+on `kill` ends everything it started. `read_answer` turns one answer line into a JSON object or
+the AdapterFailure that says why it is not one (conquian_ref.conformance.failures). What the
+messages mean is the client's business (conquian_ref.conformance.client).
+
+No thread: the three pipes are non-blocking and one select() loop serves them, draining stderr
+whenever it waits on stdout or stdin, so neither side can block the other and a read or write
+never outlives its timeout (a thread blocked in a read of a pipe that a grandchild holds open
+would hold the run for that grandchild's lifetime).
+
+What is contained, and the limit (docs/protocol.md, "Timeouts and containment"): the adapter
+runs in a new session (`start_new_session`), so `kill` reaches its process group, even after
+the adapter itself has exited; a process that left the group (setsid) is found by the pipes
+it still holds (/proc, where there is one) and killed too. A process that left the group and
+closed every pipe of the runner is out of reach.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
-import threading
 import time
 
 from .failures import AdapterFailure
 
 MAX_LINE = 8 * 1024 * 1024  # bytes in one answer line
-STDERR_TAIL = 4000  # characters of the adapter's stderr kept for reports
+MAX_DEPTH = 64  # nesting of an answer: the deepest protocol answer is 6 deep
+STDERR_TAIL = 8192  # characters of the adapter's stderr kept for reports (well over 20 lines)
+SHELL = "/bin/sh"
+# A JSON escape of a UTF-16 surrogate: a lone one decodes to a str that cannot be UTF-8.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class AdapterProcess:
-    """A subprocess speaking JSON lines. Answers are read in the calling thread with select(),
-    so every read can time out without a thread hand-off on the hot path (one round trip costs
-    about half as much as with a reader thread and a queue). Stderr is drained by a thread."""
+    """A subprocess speaking JSON lines over non-blocking pipes (see the module docstring)."""
 
     def __init__(self, command: str, cwd: str | None = None):
         self.command = command
         self.proc = subprocess.Popen(
-            ["/bin/sh", "-c", "exec " + command],
+            [SHELL, "-c", command],  # as written: `cd dir && node x.js` and `VAR=1 cmd` work
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
-            start_new_session=True,  # its own process group, so a kill reaches its children
+            start_new_session=True,  # its own session and process group: kill() reaches its children
         )
-        self._fd = self.proc.stdout.fileno()
+        self._in, self._out, self._err = (s.fileno() for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr))
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self._pipes = {_inode(fd) for fd in (self._in, self._out, self._err)}
         self._buffer = b""
         self._skipping = False  # inside the rest of a line that was too large
-        self._stderr: list[str] = []
-        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
-        self._stderr_reader.start()
+        self._stderr = b""
+        self._stderr_open = True
+
+    # -- the one wait ----------------------------------------------------------------------------
+    def _wait(self, fd: int, writing: bool, deadline: float) -> bool:
+        """Wait until `fd` is ready (draining stderr meanwhile); False when the deadline passes."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            readers = [self._err] if self._stderr_open else []
+            readers += [] if writing else [fd]
+            ready_r, ready_w, _ = select.select(readers, [fd] if writing else [], [], remaining)
+            if self._err in ready_r:
+                self._drain_stderr()
+            if fd in ready_r or fd in ready_w:
+                return True
 
     # -- stdout --------------------------------------------------------------------------------
     def read_line(self, timeout: float) -> tuple[str, bytes]:
@@ -61,11 +92,12 @@ class AdapterProcess:
             if len(self._buffer) > MAX_LINE:
                 start, self._buffer, self._skipping = self._buffer[:200], b"", True
                 return "too_large", start
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([self._fd], [], [], remaining)[0]:
+            if not self._wait(self._out, False, deadline):
                 return "timeout", b""
             try:
-                data = os.read(self._fd, 1 << 16)
+                data = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                continue
             except OSError:
                 data = b""
             if not data:
@@ -85,43 +117,57 @@ class AdapterProcess:
         if not line.endswith(b"\n"):
             raise AdapterFailure("partial", f"output ended inside a line: {line[:120]!r}", self.stderr_tail)
         try:
-            answer = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise AdapterFailure("garbage", f"not JSON: {line[:120]!r}", self.stderr_tail) from None
-        if not isinstance(answer, dict):
-            raise AdapterFailure("garbage", f"not a JSON object: {line[:120]!r}", self.stderr_tail)
-        return answer
+            return parse_answer(line)
+        except ValueError as exc:
+            raise AdapterFailure("garbage", f"{exc}: {line[:120]!r}", self.stderr_tail) from None
 
     # -- stdin ---------------------------------------------------------------------------------
-    def write(self, data: bytes) -> None:
-        """Write request bytes; OSError (BrokenPipeError) if the process has closed its input."""
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+    def write(self, data: bytes, timeout: float = 10.0) -> None:
+        """Write request bytes within `timeout` seconds: OSError (BrokenPipeError) if the process
+        has closed its input, TimeoutError if it stopped reading."""
+        deadline = time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            if not self._wait(self._in, True, deadline):
+                raise TimeoutError(f"the adapter read no input for {timeout:g} s")
+            try:
+                view = view[os.write(self._in, view) :]
+            except BlockingIOError:
+                continue
 
-    def send(self, data: bytes, cmd: str = "") -> None:
-        """Write request bytes; AdapterFailure("crash") if the process has closed its input."""
+    def send(self, data: bytes, cmd: str = "", timeout: float = 10.0) -> None:
+        """Write request bytes; AdapterFailure "crash" if the process has closed its input,
+        "timeout" if it stopped reading."""
         try:
-            self.write(data)
+            self.write(data, timeout)
+        except TimeoutError as exc:
+            raise AdapterFailure("timeout", f"{exc} (a {cmd!r} request)", self.stderr_tail, cmd) from None
         except OSError:
             raise AdapterFailure("crash", self.exit_text(), self.stderr_tail, cmd) from None
 
     # -- stderr --------------------------------------------------------------------------------
-    def _read_stderr(self) -> None:
-        try:
-            for raw in self.proc.stderr:
-                self._stderr.append(raw.decode("utf-8", "replace"))
-                if sum(map(len, self._stderr)) > 4 * STDERR_TAIL:
-                    self._stderr[:] = ["".join(self._stderr)[-STDERR_TAIL:]]
-        except (OSError, ValueError):  # closed by kill()
-            pass
+    def _drain_stderr(self) -> None:
+        while True:
+            try:
+                data = os.read(self._err, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._stderr_open = False
+                return
+            self._stderr = (self._stderr + data)[-4 * STDERR_TAIL :]
 
     @property
     def stderr_tail(self) -> str:
-        if self.proc.poll() is not None:
-            # The process has exited: let the reader drain what it wrote last (its last words
-            # are usually the ones that explain the failure).
-            self._stderr_reader.join(timeout=1.0)
-        return "".join(self._stderr)[-STDERR_TAIL:]
+        if self._stderr_open:
+            if self.proc.poll() is not None:
+                # The process has exited: its last words are usually the ones that explain the
+                # failure; wait briefly for them (a child may still hold the pipe open).
+                self._wait(self._err, False, time.monotonic() + 0.5)
+            self._drain_stderr()
+        return printable(self._stderr.decode("utf-8", "replace")[-STDERR_TAIL:])
 
     # -- the end -------------------------------------------------------------------------------
     def exit_text(self) -> str:
@@ -132,11 +178,15 @@ class AdapterProcess:
         return f"the adapter exited with status {code}"
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
+        """End the adapter and everything it started: its process group (which outlives the
+        adapter while a child is in it), and any process still holding one of its pipes."""
+        _kill_group(self.proc.pid)
+        for pid in _pipe_holders(self._pipes):
+            _kill_group(pid)
             try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.proc.kill()
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -146,3 +196,88 @@ class AdapterProcess:
                 stream.close()
             except OSError:
                 pass
+
+
+# Control characters but newline and tab, and the noncharacters that break XML: escaped wherever
+# the adapter's own text is kept, so that no ESC, OSC, BEL or NUL byte reaches a terminal.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters shown as escapes (\\x1b), newlines and tabs kept."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def parse_answer(line: bytes) -> dict:
+    """An answer line as a JSON object the runner can safely hold, or ValueError saying why not
+    (not JSON, NaN or Infinity, an integer past Python's digit limit, nested too deep, a lone
+    surrogate, not an object)."""
+    try:
+        answer = json.loads(line, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("not JSON the runner reads: nested too deeply") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ValueError("not JSON") from None
+    except ValueError as exc:  # an integer past the digit limit, NaN, Infinity
+        raise ValueError(f"not JSON the runner reads ({str(exc)[:80]})") from None
+    if not isinstance(answer, dict):
+        raise ValueError("not a JSON object")
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _depth(answer) > MAX_DEPTH:
+        raise ValueError(f"an answer nested more than {MAX_DEPTH} deep")
+    if _SURROGATE.search(line):
+        try:
+            json.dumps(answer, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("a lone surrogate in a string (not UTF-8 text)") from None
+    return answer
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: object) -> int:
+    """The nesting depth of a JSON value, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return deepest
+
+
+def _inode(fd: int) -> int:
+    return os.fstat(fd).st_ino
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)  # the group of the session leader `pid`
+    except OSError:  # gone already, or not ours
+        pass
+
+
+def _pipe_holders(pipes: set[int]) -> list[int]:
+    """Processes of this user (not this one) holding one of the pipes (inodes) open: children
+    that left the adapter's group. Linux /proc; elsewhere, none are found."""
+    names = {f"pipe:[{inode}]" for inode in pipes}
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry}/fd")
+            if any(os.readlink(f"/proc/{entry}/fd/{fd}") in names for fd in fds):
+                found.append(int(entry))
+        except OSError:  # gone, or another user's
+            continue
+    return found

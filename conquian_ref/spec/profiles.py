@@ -1,7 +1,8 @@
 """The rule profiles as files: which exist, and loading one.
 
 A profile is a YAML file in `profiles/` beside this module; the set of profiles is whatever
-files are there (no profile id is written in code). A file is read safely, validated against
+files are there (no profile id is written in code). A file is read by conquian_ref.spec.yamlfile
+(plain data within its limits; a FIFO or a device is refused, never opened for reading), validated against
 `schema/profile.schema.json` (a file given by path at every load; the shipped ones once, by the
 test suite) and handed to conquian_ref.engine.profile, which refuses in one line any policy the
 engine does not implement. `profile_data` gives a shipped profile's data without the engine.
@@ -13,10 +14,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-import yaml
-
 from ..engine.errors import MalformedInput
 from ..engine.profile import Profile, profile_from_data
+from .yamlfile import YamlError, load_with_lines, loads_with_lines
 
 _PROFILES = resources.files(__package__) / "profiles"
 
@@ -34,7 +34,8 @@ def profile_data(profile_id: str) -> dict:
     profile the engine does not implement yet is still known to lint and the rulebook."""
     if profile_id not in PROFILE_IDS:
         raise MalformedInput("profile", f"unknown profile {profile_id!r} (known: {', '.join(PROFILE_IDS)})")
-    return _parse((_PROFILES / f"{profile_id}.yaml").read_text(encoding="utf-8"), f"{profile_id}.yaml")
+    text = (_PROFILES / f"{profile_id}.yaml").read_text(encoding="utf-8")
+    return _parse(lambda: loads_with_lines(text), f"{profile_id}.yaml")
 
 
 @cache  # asked once per scenario by lint and the rulebook: read the file once, not each time
@@ -51,19 +52,20 @@ def load_profile(name: str) -> Profile:
         # (tests/test_profile_schema.py); skipping it here keeps an adapter's start-up short.
         return profile_from_data(profile_data(name), f"{name}.yaml")
     path = Path(name)
-    if not path.is_file():
+    if not path.exists():
         raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
-    data = _parse(path.read_text(encoding="utf-8"), str(path))
+    data = _parse(lambda: load_with_lines(path), str(path))
     validate_profile_data(data, str(path))
     return profile_from_data(data, str(path))
 
 
-def _parse(text: str, source: str) -> dict:
-    """A profile file's text as a mapping, safely loaded; MalformedInput naming `source` if not."""
+def _parse(load, source: str) -> dict:
+    """The data `load()` reads (yamlfile's (data, lines)), which must be a mapping; MalformedInput
+    naming `source` and the line if not."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise MalformedInput(source, f"not valid YAML: {exc}".splitlines()[0]) from None
+        data, _ = load()
+    except YamlError as exc:
+        raise MalformedInput(f"{source}:{exc.line}", exc.message) from None
     if not isinstance(data, dict):
         raise MalformedInput(source, "a profile is a YAML mapping")
     return data

@@ -2,7 +2,8 @@
 
 A scenario is one YAML file (schema/scenario.schema.json; authors' guide: scenarios/README.md).
 Every problem is reported as a `Problem` naming the file, the line and the field, so a broken
-file never produces a traceback. The checks, in order:
+file never produces a traceback; the walk of a corpus folder (`walk_corpus`) reports every entry
+it cannot read instead of skipping it. The checks, in order:
 
 1. the file is YAML (safe loading, no duplicate keys) and a mapping;
 2. it validates against the scenario schema;
@@ -12,18 +13,22 @@ file never produces a traceback. The checks, in order:
    back to the field; spec/setup_check.py);
 4. every cited rule id exists and applies to the profile, and no check names an
    implementation-defined key (`history`, docs/protocol.md);
-5. (corpus-wide) ids are unique;
+5. (corpus-wide) ids are unique, and (`collisions`) not used by another file of the corpus the
+   files belong to or of the shipped corpus;
 6. (with replay) the steps replay on the reference engine exactly as written.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError, MalformedInput
-from .yamlfile import YamlError, line_of, load_with_lines, path_text
+from .yamlfile import YamlError, kind_of, line_of, load_with_lines, path_text, read_text, top_level_string
 
 
 @dataclass(frozen=True)
@@ -246,25 +251,74 @@ def _rule_problems(scenario: Scenario) -> list[Problem]:
     return problems
 
 
-def find_scenario_files(paths: list[Path | str]) -> list[Path]:
-    """Every *.yaml / *.yml file under the given files and folders, sorted."""
-    files: list[Path] = []
+SUFFIXES = (".yaml", ".yml")
+
+
+def walk_corpus(paths: list[Path | str]) -> tuple[list[Path], list[Problem]]:
+    """Every scenario file under the given files and folders, sorted, and a Problem for every
+    entry that cannot be one but would otherwise be skipped in silence: a dangling symbolic link,
+    a symbolic link loop, a FIFO, device or folder named `*.yaml`, a folder that cannot be listed.
+    Symbolic links to folders are followed, each real folder once (a link to a parent is no loop)."""
+    files: set[Path] = set()
+    problems: list[Problem] = []
+    seen_dirs: set[tuple[int, int]] = set()
+
+    def problem(entry: Path, message: str) -> None:
+        problems.append(Problem(str(entry), 0, "(file)", message))
+
+    def visit_dir(folder: Path) -> None:
+        try:
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in seen_dirs:
+                return
+            seen_dirs.add((info.st_dev, info.st_ino))
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            problem(folder, f"cannot read the folder: {exc.strerror}")
+            return
+        for entry in entries:
+            visit(Path(entry.path))
+
+    def visit(entry: Path) -> None:
+        named = entry.suffix in SUFFIXES
+        try:
+            mode = entry.stat().st_mode  # follows a symbolic link
+        except OSError as exc:
+            if entry.is_symlink():
+                what = "a symbolic link loop" if exc.errno == errno.ELOOP else "a dangling symbolic link"
+                problem(entry, f"{what} (to {os.readlink(entry)!r}): not a scenario file")
+            elif named:
+                problem(entry, f"cannot read the file: {exc.strerror}")
+            return
+        kind = kind_of(mode)
+        if kind is None:
+            if named:
+                files.add(entry)
+            return
+        if named:
+            problem(entry, f"named like a scenario file but {kind}: not read")
+        if stat.S_ISDIR(mode):
+            visit_dir(entry)
+
     for p in map(Path, paths):
         if p.is_dir():
-            files += [f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()]
+            visit_dir(p)
         else:
-            files.append(p)
-    return sorted(set(files))
+            files.add(p)  # a file named on the command line is read whatever its name; load says if it cannot be
+    return sorted(files), problems
+
+
+def find_scenario_files(paths: list[Path | str]) -> list[Path]:
+    """Every *.yaml / *.yml file under the given files and folders, sorted (walk_corpus without
+    its problems)."""
+    return walk_corpus(paths)[0]
 
 
 def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]:
     """Load every scenario under `paths`: the valid ones, and every problem found (check 5 included)."""
     scenarios: list[Scenario] = []
-    problems: list[Problem] = []
-    for file in find_scenario_files(paths):
-        if not file.exists():
-            problems.append(Problem(str(file), 0, "(file)", "no such file"))
-            continue
+    files, problems = walk_corpus(paths)
+    for file in files:
         try:
             scenarios.append(load_scenario(file))
         except ScenarioInvalid as exc:
@@ -276,6 +330,58 @@ def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]
         else:
             first[s.id] = s
     return scenarios, problems
+
+
+def ids_elsewhere(folders: list[Path | str], exclude: list[Path]) -> dict[str, tuple[Path, str]]:
+    """{id: (file, text)} of the scenario files under `folders` other than `exclude`: only the
+    id is read (no schema, no replay: a broken file there is that folder's own lint's business)."""
+    skip = {p.resolve() for p in exclude}
+    found: dict[str, tuple[Path, str]] = {}
+    for file in walk_corpus(folders)[0]:
+        if file.resolve() in skip:
+            continue
+        scenario_id, text = _id_of(file)
+        if scenario_id is not None:
+            found.setdefault(scenario_id, (file, text))
+    return found
+
+
+_IDS: dict[tuple, tuple[str | None, str]] = {}  # (file, mtime, size) -> (id, text): each file parsed once per process
+
+
+def _id_of(file: Path) -> tuple[str | None, str]:
+    try:
+        info = file.stat()
+    except OSError:
+        return None, ""
+    key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
+    if key not in _IDS:
+        try:
+            text = read_text(file)
+        except YamlError:
+            text = ""
+        _IDS[key] = (top_level_string(text, "id"), text)
+    return _IDS[key]
+
+
+def collisions(scenarios: list[Scenario], folders: list[Path | str]) -> list[Problem]:
+    """Check 5 against other folders: an id of `scenarios` that a file under `folders` (the
+    shipped corpus, the corpus the files belong to) already uses. A byte-identical copy of that
+    file is the same scenario, not a collision."""
+    if not folders or not scenarios:
+        return []
+    taken = ids_elsewhere(folders, [s.path for s in scenarios])
+    problems = []
+    for s in scenarios:
+        if s.id in taken:
+            other, text = taken[s.id]
+            try:
+                same = read_text(s.path) == text
+            except YamlError:
+                same = False
+            if not same:
+                problems.append(s.problem(("id",), f"id {s.id} is already used by {other}"))
+    return problems
 
 
 def corpus_dir() -> Path:

@@ -1,18 +1,60 @@
-"""Load a YAML file safely, keeping the line of every field, for one-line error reports.
+"""Read a YAML file as plain data, within limits, keeping the line of every field.
 
-PyYAML's composer gives every node its position; we walk the node tree once to record the
-line of each path (a tuple of keys and indices), then build the data with the safe
-constructor. Nothing but plain data (mappings, lists, strings, numbers, booleans, null) is
-ever constructed.
+Every YAML file the project reads (scenarios, profiles given by path, known-failures files, and
+the text `fmt` and `record` edit) goes through here, so that they all read the same data and
+refuse the same hostile input, each time with one line (`YamlError`: a line and a message),
+never a traceback, in bounded time and memory.
+
+How a file is read:
+
+1. only a regular file is read: anything else is refused from its stat, before it is opened (a
+   FIFO would block an open); the file is opened without blocking and checked again with fstat, and at most MAX_BYTES + 1 bytes are read (so `/dev/zero` or a
+   huge file is refused, never loaded);
+2. the event stream is scanned once, before anything is built, counting nesting depth, aliases
+   and the size of the data once every alias is expanded (each anchor's size is counted once,
+   so an alias bomb is refused in linear time); an alias inside its own anchor (`&r [*r]`,
+   data containing itself) and every explicit tag are refused;
+3. the node tree is composed and walked once to record the line of each path (a tuple of keys
+   and indices). A node reached a second time through an alias is not walked again: its
+   fields are reported at the alias's key. Keys must be strings, and unique;
+4. the data is built with the YAML 1.2 core schema (docs/authoring.md says why): booleans are
+   only true/false (any case of those), null is null/~/empty, integers are decimal, 0o octal
+   or 0x hex; `yes`, `no`, `on`, `off`, `1:20`, `2024-01-01` and the merge key `<<` are strings,
+   as every editor and JSON Schema validator reads them.
+
+The limits (docs/security.md):
+
+| constant        | value     | refuses                                                   |
+|-----------------|-----------|-----------------------------------------------------------|
+| MAX_BYTES       | 1,000,000 | a larger file (the largest shipped scenario is 9 kB)       |
+| MAX_DEPTH       | 64        | collections nested deeper (the corpus nests 8 deep)        |
+| MAX_ALIASES     | 100       | more alias uses (`*name`) in one file (the corpus has none) |
+| MAX_NODES       | 100,000   | more values once every alias is expanded (the largest scenario: 1,433) |
+| MAX_INT_DIGITS  | 100       | an integer with more digits (Python refuses 4,300 and more) |
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import stat
 from pathlib import Path
 
 import yaml
 
 Path_ = tuple  # a path into the data: keys and list indices
+
+MAX_BYTES = 1_000_000
+"""The largest file read, in bytes."""
+MAX_DEPTH = 64
+"""The deepest nesting of mappings and lists."""
+MAX_ALIASES = 100
+"""The most alias uses (`*name`) in one file."""
+MAX_NODES = 100_000
+"""The most nodes (scalars, lists, mappings) in the data once every alias is expanded."""
+MAX_INT_DIGITS = 100
+"""The most digits in an integer."""
 
 
 class YamlError(Exception):
@@ -24,59 +66,318 @@ class YamlError(Exception):
         self.message = message
 
 
-def load_with_lines(path: Path) -> tuple[object, dict[Path_, int]]:
-    """The data of a YAML file and a map from each path to its 1-based line."""
+# -- reading the bytes -----------------------------------------------------------------------------
+# What a path that is not a regular file is, for the message.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+_OPEN_ERRORS = {
+    errno.ENOENT: "no such file (or a dangling symbolic link)",
+    errno.ELOOP: "a symbolic link loop",
+    errno.EACCES: "permission denied",
+    errno.EISDIR: "not a regular file: a folder",
+}
+
+
+def kind_of(mode: int) -> str | None:
+    """None for a regular file, else what it is ("a FIFO (named pipe)")."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_text(path: Path | str) -> str:
+    """The text of a regular file of at most MAX_BYTES bytes, as UTF-8; YamlError(0, ...) if not."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise YamlError(0, f"cannot read the file: {exc}") from None
-    return loads_with_lines(text)
+        # What is plainly not a regular file is refused before it is opened (opening a FIFO for
+        # reading waits for a writer, forever); O_NONBLOCK and fstat below cover a file swapped
+        # in between.
+        kind = kind_of(os.stat(path).st_mode)
+    except OSError as exc:
+        raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None
+    if kind is not None:
+        raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
+        chunks, size = [], 0
+        while size <= MAX_BYTES:  # read at most MAX_BYTES + 1 bytes: enough to know it is too big
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise YamlError(0, f"cannot read the file: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        raise YamlError(0, f"the file is larger than {MAX_BYTES:,} bytes (docs/security.md)")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = b"".join(chunks)[: exc.start].count(b"\n") + 1
+        raise YamlError(line, f"not UTF-8: byte 0x{b''.join(chunks)[exc.start]:02x} at offset {exc.start}") from None
 
 
+# -- the YAML 1.2 core schema ----------------------------------------------------------------------
 # libyaml's parser when PyYAML was built with it (it usually is): the same safe loading, faster.
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.nan|\.NaN|\.NAN")
+_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
+_NULL = re.compile(r"~|null|Null|NULL|")
+
+# The implicit resolvers of the YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution),
+# with the first characters each can start with (PyYAML's lookup key).
+_CORE = (
+    ("tag:yaml.org,2002:bool", _BOOL, "tTfF"),
+    ("tag:yaml.org,2002:int", _INT, "-+0123456789"),
+    ("tag:yaml.org,2002:float", _FLOAT, "-+.0123456789"),
+    ("tag:yaml.org,2002:null", _NULL, ["~", "n", "N", ""]),
+)
+
+
+class Loader(_Base):
+    """PyYAML's safe loader with the YAML 1.2 core schema's resolvers and bounded integers."""
+
+    yaml_implicit_resolvers: dict = {}
+
+
+for _tag, _regexp, _first in _CORE:
+    # PyYAML calls regexp.match: anchor the end, so that `12ab` is a string.
+    Loader.add_implicit_resolver(_tag, re.compile(f"(?:{_regexp.pattern})\\Z"), list(_first))
+
+
+def _construct_int(loader: Loader, node: yaml.ScalarNode) -> int:
+    text = node.value
+    digits = text.lstrip("+-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise YamlError(node.start_mark.line + 1, f"an integer of {len(digits):,} digits (at most {MAX_INT_DIGITS})")
+    base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
+    return int(text if base == 10 else text[2:], base)
+
+
+def _construct_float(loader: Loader, node: yaml.ScalarNode) -> float:
+    text = node.value.lower()
+    if text.endswith("inf"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    return float("nan") if text == ".nan" else float(text)
+
+
+def _construct_bool(loader: Loader, node: yaml.ScalarNode) -> bool:
+    return node.value.lower() == "true"
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+Loader.add_constructor("tag:yaml.org,2002:bool", _construct_bool)
+
+
+# -- the scan: limits before anything is built -----------------------------------------------------
+def _scan(loader: Loader) -> None:
+    """Walk the event stream once; YamlError at the first limit passed. Each anchor's expanded
+    size is recorded when it closes, so an alias costs one lookup, however big its target."""
+    expanded = aliases = 0
+    open_: list[tuple[str | None, int]] = []  # (anchor, `expanded` when it opened) per open collection
+    sizes: dict[str, int] = {}
+    while loader.check_event():
+        event = loader.get_event()
+        line = event.start_mark.line + 1
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)) and event.tag is not None:
+            raise YamlError(line, f"a tag ({event.tag}) is not allowed: a file holds plain data only (docs/security.md)")
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise YamlError(line, f"more than {MAX_ALIASES} aliases (docs/security.md)")
+            if any(anchor == event.anchor for anchor, _ in open_):
+                raise YamlError(line, f"the alias *{event.anchor} is inside its own anchor: the data would contain itself")
+            expanded += sizes.get(event.anchor, 1)  # an undefined alias: the composer says so
+        elif isinstance(event, yaml.ScalarEvent):
+            expanded += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            expanded += 1
+            open_.append((event.anchor, expanded))
+            if len(open_) > MAX_DEPTH:
+                raise YamlError(line, f"nested more than {MAX_DEPTH} deep (docs/security.md)")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, start = open_.pop()
+            if anchor is not None:
+                sizes[anchor] = expanded - start + 1
+        if expanded > MAX_NODES:
+            raise YamlError(line, f"more than {MAX_NODES:,} values once its aliases are expanded (docs/security.md)")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str) -> YamlError:
+    """A PyYAML error as one line with its line number."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        if exc.problem == "second occurrence" and exc.context_mark:  # the composer's duplicate anchor
+            first = exc.context_mark.line + 1
+            return YamlError(line, f"not valid YAML: {exc.context.split(';')[0]} (first occurrence at line {first})")
+        context = ""
+        if exc.context and exc.context_mark and exc.context_mark.line + 1 != line:
+            context = f" ({exc.context} started at line {exc.context_mark.line + 1})"
+        return YamlError(line, f"not valid YAML: {_one_line(exc.problem or exc)}{context}")
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow
+        line = text[: exc.position].count("\n") + 1
+        return YamlError(line, f"not valid YAML: {_one_line(exc.reason)} (character #x{exc.character:04x})")
+    return YamlError(0, f"not valid YAML: {_one_line(exc)}")
+
+
+def _guarded(text: str, work):
+    """`work(loader)` on a loader for `text` once the scan has passed; every failure a YamlError."""
+    try:
+        for step in (_scan, work):  # the scan first: nothing is built before the limits hold
+            loader = Loader(text)
+            try:
+                result = step(loader)
+            finally:
+                loader.dispose()
+        return result
+    except YamlError:
+        raise
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, text) from None
+    except RecursionError:  # not expected within MAX_DEPTH; a line rather than a traceback
+        raise YamlError(0, "nested too deep (docs/security.md)") from None
+
+
+def compose(text: str) -> yaml.Node | None:
+    """The node tree of `text`, within the limits (YamlError with a line otherwise)."""
+    return _guarded(text, lambda loader: loader.get_single_node())
+
+
+def load_with_lines(path: Path | str) -> tuple[object, dict[Path_, int]]:
+    """The data of a YAML file and a map from each path to its 1-based line."""
+    return loads_with_lines(read_text(path))
 
 
 def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
     """`load_with_lines` for text: the data and each path's line; YamlError with the line if not YAML."""
-    loader = _Loader(text)
-    try:
+
+    def work(loader: Loader):
         node = loader.get_single_node()
         if node is None:
             return None, {}
         lines: dict[Path_, int] = {}
-        _record(node, (), lines)
+        _record(node, (), lines, set())
         return loader.construct_document(node), lines
-    except YamlError:
-        raise
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 0
-        context = ""
-        if exc.context and exc.context_mark and exc.context_mark.line + 1 != line:
-            context = f" ({exc.context} started at line {exc.context_mark.line + 1})"
-        raise YamlError(line, f"not valid YAML: {exc.problem or exc}{context}") from None
-    except yaml.YAMLError as exc:
-        raise YamlError(0, f"not valid YAML: {exc}") from None
+
+    return _guarded(text, work)
+
+
+def loads(text: str) -> object:
+    """The data of a text, read exactly as `loads_with_lines` reads it."""
+    return loads_with_lines(text)[0]
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def top_level_string(text: str, key: str) -> str | None:
+    """The text of a top-level `key`'s scalar value in a mapping document, read from the event
+    stream and stopping there (a scenario's id without building the whole file); None if there
+    is none or the text is not YAML."""
+    loader = Loader(text)
+    try:
+        depth, item, wanted = 0, 0, False  # item: index of the current entry of the root mapping
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                continue
+            if depth == 0 and isinstance(event, yaml.CollectionStartEvent) and not isinstance(event, yaml.MappingStartEvent):
+                return None  # not a mapping
+            if depth == 1:  # a key or a value of the root mapping (keys at even items)
+                if wanted:
+                    return event.value if isinstance(event, yaml.ScalarEvent) else None
+                wanted = item % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value == key
+                item += 1
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+        return None
+    except yaml.YAMLError:
+        return None
     finally:
         loader.dispose()
 
 
-def _record(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
-    lines[path] = node.start_mark.line + 1
+_STR = "tag:yaml.org,2002:str"
+
+
+def top_level_string(text: str, key: str) -> str | None:
+    """The string value of a top-level `key` of a mapping document, read from the event stream
+    and stopping there (the id of a scenario without building the whole file); None if there is
+    none or the text is not YAML."""
+    loader = Loader(text)
+    try:
+        depth, expect_key, found = 0, False, False
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if found:
+                    return None
+                expect_key = depth == 1 and isinstance(event, yaml.MappingStartEvent)
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                expect_key = depth == 1
+                if depth == 1:
+                    expect_key = not expect_key or True
+                continue
+            if depth != 1 or not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                continue
+            if found:
+                return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
+            found = expect_key and isinstance(event, yaml.ScalarEvent) and event.value == key
+            expect_key = not expect_key
+        return None
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+
+
+def _record(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen_nodes: set[int]) -> None:
+    if id(node) in seen_nodes:
+        return  # an alias: its fields are reported at the alias's own key (walked once, not per use)
+    seen_nodes.add(id(node))
+    lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         seen = set()
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlError(key_node.start_mark.line + 1, f"a key in {path_text(path)} is a list or a mapping: keys are plain values")
             key = key_node.value
+            if key_node.tag != _STR:  # `1:` or `null:` would be a number or None, which no field name is
+                raise YamlError(key_node.start_mark.line + 1, f"the key {key!r} in {path_text(path)} is not a string: quote it")
             if key in seen:  # PyYAML would silently keep the last one; a scenario must not
                 raise YamlError(key_node.start_mark.line + 1, f"duplicate key {key!r} in {path_text(path)}")
             seen.add(key)
-            lines[path + (key,)] = key_node.start_mark.line + 1
-            _record(value_node, path + (key,), lines)
+            _record(value_node, path + (key,), lines, seen_nodes)
             lines[path + (key,)] = key_node.start_mark.line + 1  # the key's line names the field
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _record(item, path + (i,), lines)
+            _record(item, path + (i,), lines, seen_nodes)
 
 
 def line_of(lines: dict[Path_, int], path: Path_) -> int:

@@ -1,6 +1,6 @@
 """`conquian-ref bench`: time the engine on fixed seeded workloads, per profile.
 
-Three measurements, each with `time.perf_counter`, one core, in this order:
+Four measurements, each with `time.perf_counter`, in this order (the first three on one core):
 
 1. **Arrangement checks** (`MeldTable.arrangeable`, the solver behind every use, force and
    fit test). Distinct card masks of realistic sizes (3 cards up to the target), half drawn
@@ -19,6 +19,10 @@ Three measurements, each with `time.perf_counter`, one core, in this order:
    (all the time divided by the actions applied; this includes the random agent's own work).
    The JSON output also gives games per CPU second (`time.process_time`): when it is much
    higher than games per second, other work took the core away during the run.
+
+4. **Fuzzing over the protocol** (`conquian-ref fuzz` against `python -m
+   conquian_ref.conformance.adapter`, as a separate process): games per second, and each
+   side's CPU time per game.
 
 Every measurement is repeated (arrangement checks and listings three times, the games five
 times; once each with --quick) and the best kept: on a shared machine the least disturbed run
@@ -346,6 +350,52 @@ def conformance_markdown(c: dict) -> str:
     )
 
 
+FUZZ_GAMES = (1_000, 20)
+
+
+def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
+    """`conquian-ref fuzz` against the reference adapter as a separate process, per profile: games
+    per second (best of `repeats`; the playing only, after the handshake), and the CPU time per
+    game of each side (this process plans and judges, the adapter answers: on two free cores the
+    slower side sets the pace)."""
+    import resource
+
+    from .fuzz import run_fuzz
+
+    adapter = f"{sys.executable} -m conquian_ref.conformance.adapter"
+    rows = []
+    for profile_id in profile_ids:
+        best = None
+        for _ in range(repeats):
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = time.process_time()
+            run = run_fuzz(impl=adapter, profile=profile_id, games=games, seed=BENCH_SEED, echo=lambda line: None)
+            cpu = time.process_time() - cpu
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            child = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime  # the adapter, start-up included
+            row = {
+                "profile": profile_id,
+                "games": run.games,
+                "actions": run.actions,
+                "games_per_second": round(run.games / run.seconds, 1),
+                "fuzzer_cpu_ms_per_game": round(cpu / run.games * 1e3, 2),
+                "adapter_cpu_ms_per_game": round(child / run.games * 1e3, 2),
+            }
+            best = row if best is None or row["games_per_second"] > best["games_per_second"] else best
+        rows.append(best)
+    return rows
+
+
+def fuzz_markdown(rows: list[dict]) -> str:
+    lines = [
+        "| profile | fuzz games/s (adapter process) | fuzzer CPU ms/game | adapter CPU ms/game |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {r['fuzzer_cpu_ms_per_game']:.2f} | {r['adapter_cpu_ms_per_game']:.2f} |")
+    return "\n".join(lines)
+
+
 def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out=None) -> int:
     out = out or sys.stdout
     report = {"quick": quick, "machine": machine(), "profiles": []}
@@ -354,6 +404,9 @@ def run(profiles: list[Profile], quick: bool = False, as_json: bool = False, out
         report["profiles"].append(bench_profile(profile, quick))
     print("bench: the conformance corpus ...", file=sys.stderr, flush=True)
     report["conformance"] = bench_conformance(1 if quick else 3, [p.id for p in profiles])
-    text = markdown(report) + "\n\n" + conformance_markdown(report["conformance"])
+    print("bench: fuzzing over the protocol ...", file=sys.stderr, flush=True)
+    fuzzed = [p.id for p in profiles][: 1 if quick else None]  # --quick: the first profile only
+    report["fuzz"] = bench_fuzz(fuzzed, FUZZ_GAMES[1 if quick else 0], 1 if quick else 3)
+    text = markdown(report) + "\n\n" + conformance_markdown(report["conformance"]) + "\n\n" + fuzz_markdown(report["fuzz"])
     out.write((json.dumps(report, indent=2) if as_json else text) + "\n")
     return 0

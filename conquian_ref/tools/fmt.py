@@ -16,9 +16,13 @@ What it normalises, and nothing else:
 
 Everything else is left exactly as written: comments (a comment line just above a key moves
 with it), blank lines, quoting, the card spellings, flow or block style of the rest. The file
-is edited as text at the nodes' positions (conquian_ref.tools.yamltext), and the result is read back
-and compared with the original data: a change of meaning would be a bug, and such a file is
-reported and left alone. Running fmt twice changes nothing the second time.
+is edited as text at the nodes' positions (conquian_ref.tools.yamltext), and each change is kept
+only if the result reads back as the original data (with the sorted lists sorted): a card list
+with a comment, an anchor or an alias among its items stays as written, and so does a key order
+whose change would put an alias before its anchor. The whole result is checked once more before
+anything is written (FormatBug: never expected). fmt reads files as lint does
+(conquian_ref.spec.yamlfile) and refuses the same files, in one line. Running fmt twice changes
+nothing the second time.
 
 `--check` changes no file: it lists the files that would change and exits 1 if there are any
 (for pre-commit and CI); `--diff` shows the changes.
@@ -34,9 +38,9 @@ from pathlib import Path
 import yaml
 
 from ..engine.errors import ConquianError
-from ..spec.scenario import Problem, find_scenario_files
-from ..spec.yamlfile import YamlError
-from .yamltext import Edit, NodeIndex, apply_edits, compose, content_end, line_start, safe_load, unified_diff
+from ..spec.scenario import Problem, walk_corpus
+from ..spec.yamlfile import YamlError, loads_with_lines, read_text
+from .yamltext import Edit, NodeIndex, apply_edits, compose, content_end, line_start, unified_diff
 
 TOP_ORDER = ("id", "title", "profile", "rules", "tags", "annotation", "setup", "steps", "outcome", "match")
 STEP_ORDER = ("seat", "action", "expect", "note", "check")
@@ -63,31 +67,63 @@ class Formatted:
 
 
 def format_text(text: str) -> str:
-    """The normalised text of a scenario file (YamlError if it is not YAML)."""
+    """The normalised text of a scenario file (YamlError if it is not YAML within the limits).
+
+    Each stage's edits are kept only if the text still reads back as the expected data (the
+    same, with the lists fmt sorted in deck order); where a stage as a whole does not (moving a
+    key would put an alias before its anchor), its edits are tried one at a time and only those
+    that do are kept. So fmt never writes a file that reads back differently."""
+    before, _ = loads_with_lines(text)  # the same checks as lint: a hostile file stops here
     root = compose(text)
-    if not isinstance(root, yaml.MappingNode):
+    if not isinstance(root, yaml.MappingNode) or not isinstance(before, dict):
         return text  # not a scenario: lint says why
-    before = safe_load(text)
     deck = _deck_of(before)
+    sorted_paths: set[tuple] = set()
     new = text
     if deck is not None:
-        edits = _card_list_edits(new, NodeIndex(root), deck)
-        if edits:
-            new = apply_edits(new, edits)
-            root = compose(new)
+        new, root = _keep_what_reads_back(new, _card_list_edits(new, NodeIndex(root), deck), before, deck, sorted_paths)
     steps = next((value for key, value in root.value if key.value == "steps"), None)
     if isinstance(steps, yaml.SequenceNode):
         edits = [_reorder(new, item, STEP_ORDER) for item in steps.value if isinstance(item, yaml.MappingNode)]
-        edits = [e for e in edits if e]
-        if edits:
-            new = apply_edits(new, edits)
-            root = compose(new)
+        new, root = _keep_what_reads_back(new, [(e, None) for e in edits if e], before, deck, sorted_paths)
     edit = _reorder(new, root, TOP_ORDER)
     if edit:
-        new = apply_edits(new, [edit])
-    if new != text and safe_load(new) != _normalised(before, deck):
+        new, root = _keep_what_reads_back(new, [(edit, None)], before, deck, sorted_paths)
+    if new != text and _reads_back(new) != _normalised(before, deck, sorted_paths):
         raise FormatBug("the formatted file does not read back as the same scenario")
     return new
+
+
+def _reads_back(text: str) -> object:
+    """The data of a formatted text, or a marker that never equals data if it is not YAML."""
+    try:
+        return loads_with_lines(text)[0]
+    except YamlError:
+        return _NOT_YAML
+
+
+_NOT_YAML = object()
+
+
+def _keep_what_reads_back(text: str, edits: list, before: object, deck, sorted_paths: set) -> tuple:
+    """(text, its root node) after the edits that keep the meaning: all of them if together they
+    do, else each one that does, in turn. `edits`: (Edit, path of the list it sorts or None)."""
+    if not edits:
+        return text, compose(text)
+
+    def attempt(chosen: list) -> str | None:
+        paths = sorted_paths | {p for _, p in chosen if p is not None}
+        new = apply_edits(text, [e for e, _ in chosen])
+        return new if _reads_back(new) == _normalised(before, deck, paths) else None
+
+    kept = edits if attempt(edits) is not None else []
+    if not kept:
+        for edit in edits:
+            if attempt(kept + [edit]) is not None:
+                kept.append(edit)
+    sorted_paths |= {p for _, p in kept if p is not None}
+    new = apply_edits(text, [e for e, _ in kept])
+    return new, compose(new)
 
 
 def _deck_of(data: object):
@@ -127,22 +163,30 @@ def _card_order(deck, items: list) -> list[int] | None:
     return order
 
 
-def _card_list_edits(text: str, index: NodeIndex, deck) -> list[Edit]:
+def _card_list_edits(text: str, index: NodeIndex, deck) -> list[tuple[Edit, tuple | None]]:
+    """(edit, the path it sorts or None) for each card list to lay out. A list written with an
+    alias, an anchor or a comment among its items is left as written: its items' text cannot be
+    moved without changing what the file means or losing the comment."""
     edits = []
     for path, node in index.nodes.items():
         kind = _kind(path)
-        if kind is None or not isinstance(node, yaml.SequenceNode) or not node.value:
+        if kind is None or not isinstance(node, yaml.SequenceNode) or not node.value or index.is_aliased(path):
+            continue
+        if any(index.is_aliased(path + (i,)) for i in range(len(node.value))):
             continue
         order = _card_order(deck, node.value)
         if order is None:
             continue
         items = [text[item.start_mark.index : item.end_mark.index] for item in node.value]
+        if any(item[:1] in ("&", "*", "!") for item in items):
+            continue
+        sorts = path if kind == "set" else None
         if kind == "set":
             items = [item for _, item in sorted(zip(order, items), key=lambda pair: pair[0])]
         if node.flow_style:
             current = [text[item.start_mark.index : item.end_mark.index] for item in node.value]
-            if items != current:
-                edits.append(Edit(node.start_mark.index, node.end_mark.index, "[" + ", ".join(items) + "]"))
+            if items != current and "#" not in text[node.start_mark.index : node.end_mark.index]:
+                edits.append((Edit(node.start_mark.index, node.end_mark.index, "[" + ", ".join(items) + "]"), sorts))
             continue
         # A block list of cards becomes a flow list, unless comments sit among its items.
         end = content_end(text, node)
@@ -161,7 +205,7 @@ def _card_list_edits(text: str, index: NodeIndex, deck) -> list[Edit]:
             column = start - line_start(text, start) + len(lead)
         if "#" in text[start:end]:
             continue
-        edits.append(Edit(start, end, lead + _flow_cards(items, column + 1)))
+        edits.append((Edit(start, end, lead + _flow_cards(items, column + 1)), sorts))
     return edits
 
 
@@ -213,6 +257,10 @@ def _reorder(text: str, node: yaml.Node | None, order: tuple) -> Edit | None:
         starts.append(first)
     end = line_of(content_end(text, pairs[-1][1]) - 1) + 1
     bounds = starts + [end]
+    if any(b >= e for b, e in zip(bounds, bounds[1:])):
+        # An alias's node has its anchor's position, earlier in the file: the chunks cannot be
+        # cut from the nodes' positions, so the keys stay in their order.
+        return None
     chunks = [list(lines[bounds[i] : bounds[i + 1]]) for i in range(len(pairs))]
     for chunk in chunks:
         if not chunk[-1].endswith("\n"):
@@ -233,25 +281,19 @@ def _reorder(text: str, node: yaml.Node | None, order: tuple) -> Edit | None:
     return Edit(offsets[starts[0]], old_end, new)
 
 
-def _normalised(data: object, deck, path: tuple = ()) -> object:
-    """The data as fmt should leave it: the same, with set-like card lists in deck order."""
+def _normalised(data: object, deck, sorted_paths: set, path: tuple = ()) -> object:
+    """The data as fmt should leave it: the same, with the card lists it sorted in deck order."""
     if isinstance(data, dict):
-        return {k: _normalised(v, deck, path + (k,)) for k, v in data.items()}
+        return {k: _normalised(v, deck, sorted_paths, path + (k,)) for k, v in data.items()}
     if isinstance(data, list):
-        if deck is not None and _kind(path) == "set" and data and all(isinstance(c, str) for c in data):
-            try:
-                return sorted(data, key=deck.parse)
-            except Exception:  # noqa: BLE001 - not cards: left as is
-                return data
-        return [_normalised(v, deck, path + (i,)) for i, v in enumerate(data)]
+        if path in sorted_paths:
+            return sorted(data, key=deck.parse)
+        return [_normalised(v, deck, sorted_paths, path + (i,)) for i, v in enumerate(data)]
     return data
 
 
 def format_file(path: Path) -> Formatted:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise YamlError(0, f"cannot read the file: {exc}") from None
+    text = read_text(path)  # a regular file within the size limit, or YamlError
     return Formatted(path, text, format_text(text))
 
 
@@ -263,9 +305,8 @@ def run(paths: list[str], check: bool = False, diff: bool = False) -> int:
     for p in paths:
         if not Path(p).exists():
             raise ConquianError(f"{p}: no such file or folder")
-    problems: list[Problem] = []
     changed: list[Formatted] = []
-    files = find_scenario_files(paths)
+    files, problems = walk_corpus(paths)
     for file in files:
         try:
             result = format_file(file)

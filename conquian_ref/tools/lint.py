@@ -4,6 +4,12 @@ Runs every check of conquian_ref.spec.scenario (YAML, schema, cards, rule ids, u
 replays each valid scenario on the reference engine: a step that does not replay as written is
 a problem too, reported at that step's line. Never a traceback: every problem is a line
 `file:line: field: message`.
+
+The ids are checked against more than the files given: on the command line, against every other
+file of the shipped corpus and of each `--corpus DIR` (the corpus the files belong to), so a
+pre-commit hook that sees only the changed files still refuses an id used elsewhere. An id
+taken elsewhere is an error, not a warning: reports, known-failures files and `check -k` name
+scenarios by id, so two scenarios with one id make each of those ambiguous.
 """
 
 from __future__ import annotations
@@ -12,15 +18,18 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import ConquianError
-from ..spec.scenario import Problem, corpus_dir, load_corpus
+from ..spec.scenario import Problem, collisions, corpus_dir, load_corpus
+from .yamltext import json_text
 
 
-def lint(paths: list[Path | str], replay_steps: bool = True) -> tuple[int, list[Problem]]:
-    """(number of scenarios read, every problem found)."""
+def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = ()) -> tuple[int, list[Problem]]:
+    """(number of scenarios read, every problem found); `against`: folders whose other files'
+    ids the scenarios must not repeat."""
     from ..conformance.reference import Reference
     from ..conformance.replay import replay
 
     scenarios, problems = load_corpus(paths)
+    problems += collisions(scenarios, list(against))
     if replay_steps:
         for scenario in scenarios:
             try:
@@ -33,19 +42,22 @@ def lint(paths: list[Path | str], replay_steps: bool = True) -> tuple[int, list[
                 problems.append(
                     scenario.problem(
                         path,
-                        f"does not replay as written: {failure.field}: expected {failure.expected!r}, "
-                        f"the reference engine gives {failure.got!r}",
+                        f"does not replay as written: {failure.field}: expected {json_text(failure.expected)}, "
+                        f"the reference engine gives {json_text(failure.got)}",
                     )
                 )
     return len(scenarios), sorted(problems, key=lambda p: (p.file, p.line, p.field))
 
 
-def run(paths: list[str]) -> int:
+def run(paths: list[str], corpora: list[str] = ()) -> int:
     targets = paths or [corpus_dir()]
     for p in targets:
         if not Path(p).exists():
             raise ConquianError(f"{p}: no such file or folder")
-    read, problems = lint(targets)
+    for p in corpora:
+        if not Path(p).is_dir():
+            raise ConquianError(f"--corpus {p}: no such folder")
+    read, problems = lint(targets, against=[corpus_dir(), *corpora])
     for problem in problems:
         print(problem)
     files = len({p.file for p in problems})

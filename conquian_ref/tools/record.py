@@ -19,8 +19,9 @@ The draft is walked on the reference engine by the step interpreter `check` uses
 with what the engine gave at that point (after the step's action, like every check). An explicit
 `expect` that the engine does not agree with stops the recording at that line: the steps after
 it would replay a different game. The result is shown as a unified diff of the file; it is
-written only with --write, or after a yes on a terminal, and only if the recorded file passes
-`conquian-ref lint`. Nothing else in the file changes: the values are spliced into the text at
+written only with --write, or after a yes on a terminal, and only if the recorded text reads back
+as the draft with its placeholders filled (nothing else changed) and passes `conquian-ref lint`.
+A placeholder written as an alias (`*name`) is refused: its position is its anchor's. Nothing else in the file changes: the values are spliced into the text at
 the placeholders' positions (conquian_ref.tools.yamltext), so comments and layout stay as they were.
 
 Recording is a convenience, not an oracle: read the diff. Each recorded value must agree with
@@ -39,7 +40,8 @@ from pathlib import Path
 from ..engine.errors import ConquianError, MalformedInput
 from ..spec.scenario import Problem, field_path
 from ..spec.yamlfile import YamlError, line_of, path_text
-from .yamltext import apply_edits, confirm, interactive, is_flow, load, render_at, unified_diff
+from ..spec.yamlfile import read_text
+from .yamltext import apply_edits, confirm, interactive, is_flow, json_text, load, render_at, safe_load, unified_diff
 
 PLACEHOLDER = "record"
 
@@ -82,6 +84,7 @@ class _Draft:
 
     def __init__(self, path: Path, text: str):
         self.path, self.text = path, text
+        self.seats: tuple[int, ...] = (0, 1)  # the profile's, once it is known
         try:
             self.data, self.lines, self.index = load(text)
         except YamlError as exc:
@@ -170,9 +173,14 @@ def record_text(path: Path, text: str) -> Recording:
     for where in placeholders:
         if not _supported(where):
             raise draft.error(where, f"cannot record this value: {_HINT}")
+        if draft.index.is_aliased(where):
+            raise draft.error(where, f"cannot record a value written as an alias (*name): write {PLACEHOLDER} there")
     profile = data.get("profile")
     if profile not in PROFILE_IDS:
-        raise draft.error(("profile",), f"unknown profile {profile!r} (known: {', '.join(PROFILE_IDS)})")
+        raise draft.error(("profile",), f"unknown profile {json_text(profile)} (known: {', '.join(PROFILE_IDS)})")
+    from ..spec.profiles import load_profile
+
+    draft.seats = load_profile(profile).seats  # (0, 1), or four seats for partnerships
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
     if "match" in data:
@@ -182,6 +190,15 @@ def record_text(path: Path, text: str) -> Recording:
 
     edits = _edits(draft, fills)
     new = apply_edits(text, edits)
+    # The recorded text must read back as the draft with its placeholders filled, and nothing
+    # else changed; if not (an anchor inside a re-laid-out value, or a bug), nothing is written.
+    try:
+        same = safe_load(new) == _apply_fills(copy.deepcopy(data), (), fills)
+    except YamlError:
+        same = False
+    if not same:
+        raise draft.error(placeholders[0], "cannot record this file: the filled text would not read back as the "
+                          "draft with its values filled (an anchor or alias near a placeholder?); fill it by hand")
     recording = Recording(path, text, new, len(placeholders))
     recording.problems = lint_text(path, new)
     annotation = data.get("annotation")
@@ -267,21 +284,21 @@ def _check_deal(draft: _Draft) -> None:
 
 def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
     seat = step.get("seat")
-    if not _is_seat(seat):
-        raise draft.error(where + ("seat",), f"a step with an action names its seat, 0 or 1 (got {seat!r})")
+    if not _is_seat(seat, draft.seats):
+        raise draft.error(where + ("seat",), f"a step with an action names its seat, {_seats_text(draft)} (got {json_text(seat)})")
     if _has_placeholder(step["action"]):
         raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
     expect = step.get("expect", "accepted")
     if expect not in ("accepted", PLACEHOLDER) and not (isinstance(expect, dict) and set(expect) == {"refused"}):
-        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {expect!r})")
+        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {json_text(expect)})")
 
 
 def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
     for kind, needed in (("observation", "match"), ("legal", "actions")):
         part = check.get(kind)
-        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"))):
+        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"), draft.seats)):
             seat = part.get("seat") if isinstance(part, dict) else None
-            raise draft.error(where + (kind, "seat"), f"the seat must be written, 0 or 1 (got {seat!r})")
+            raise draft.error(where + (kind, "seat"), f"the seat must be written, {_seats_text(draft)} (got {json_text(seat)})")
         if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
             raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
     perft = check.get("perft")
@@ -289,8 +306,12 @@ def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
         raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
 
 
-def _is_seat(seat: object) -> bool:
-    return seat in (0, 1) and not isinstance(seat, bool)
+def _is_seat(seat: object, seats: tuple[int, ...]) -> bool:
+    return type(seat) is int and seat in seats  # not True, not 1.0
+
+
+def _seats_text(draft: _Draft) -> str:
+    return ", ".join(map(str, draft.seats[:-1])) + f" or {draft.seats[-1]}"
 
 
 def _record_action(draft: _Draft, result, fills: dict) -> None:
@@ -305,7 +326,7 @@ def _record_action(draft: _Draft, result, fills: dict) -> None:
     elif any(f.field == "expect" for f in result.failures):
         raise draft.error(
             where,
-            f"the draft expects {expect!r}, the reference engine gives {got!r}; recording stops here "
+            f"the draft expects {json_text(expect)}, the reference engine gives {json_text(got)}; recording stops here "
             "(if your reading of the rules is right, this is an issue to open)",
         )
 
@@ -377,12 +398,12 @@ def lint_text(path: Path, text: str) -> list[Problem]:
 
 def run(file: str, write: bool) -> int:
     path = Path(file)
-    if not path.is_file():
+    if not path.exists():
         raise ConquianError(f"{file}: no such file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConquianError(f"{file}:0: (file): cannot read the file: {exc}") from None
+        text = read_text(path)  # a regular file within yamlfile's size limit
+    except YamlError as exc:
+        raise ConquianError(f"{file}:{exc.line}: (file): {exc.message}") from None
     recording = record_text(path, text)
     for note in recording.notes:
         print(note, file=sys.stderr)

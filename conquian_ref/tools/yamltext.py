@@ -7,7 +7,10 @@ again: a round-trip dumper re-lays the whole file. (Checked on this corpus with 
 round-trip mode, `null` kept as `null`: a plain load and dump changed 98 of the 222 files. It
 joined the deck orders wrapped ten cards to a line into one line in 12 of them, and turned
 `[{type: pass}]` into `[type: pass]` in 85.)
-The same loader as `lint` (PyYAML, YAML 1.1) reads the values, so both tools see the same data.
+The same loader as `lint` (conquian_ref.spec.yamlfile: YAML 1.2 core schema, bounded) reads the
+values and composes the nodes, so every tool sees the same data and refuses the same files.
+A node reached again through an alias (`*name`) has the position of its anchor, not of the
+alias: `NodeIndex.aliased` lists those paths, and no edit is ever made at or below one.
 
 What is here:
 
@@ -16,7 +19,8 @@ What is here:
   values in flow style (`[4O, 4C, 4E]`, `{card: 4C, revealed: true, offered_to: 1}`), longer
   ones as block mappings and lists of flow items, like the hand-written corpus;
 * `Edit` / `apply_edits`: non-overlapping replacements of text spans;
-* `unified_diff` and `confirm`: showing a change and asking before writing it.
+* `unified_diff` and `confirm`: showing a change and asking before writing it;
+* `json_text`: a value in messages, in JSON notation (`{"refused": "cannot_reject_revealed"}`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from ..spec import yamlfile
 from ..spec.yamlfile import YamlError, loads_with_lines
 
 WIDTH = 96  # the longest line `record` writes in flow style before switching to block style
@@ -37,37 +42,38 @@ Path_ = tuple
 
 
 # -- the node tree ----------------------------------------------------------------------------------
-# libyaml's loader when PyYAML has it: the same nodes and marks (character offsets), several
-# times faster than the pure-Python one (checked on every file of the corpus and tests/samples).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def compose(text: str) -> yaml.Node | None:
-    """The node tree of `text` (YamlError with a line on a syntax error)."""
-    try:
-        return yaml.compose(text, Loader=_LOADER)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise YamlError(mark.line + 1 if mark else 0, f"not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise YamlError(0, f"not valid YAML: {exc}") from None
+    """The node tree of `text`, within yamlfile's limits (YamlError with a line otherwise)."""
+    return yamlfile.compose(text)
 
 
 class NodeIndex:
-    """Every node of a document by data path, with the key node and parent of each."""
+    """Every node of a document by data path, with the key node and parent of each; `aliased`:
+    the paths written as an alias (their node, and its position, is the anchor's), not walked."""
 
     def __init__(self, root: yaml.Node | None):
         self.root = root
         self.nodes: dict[Path_, yaml.Node] = {}
         self.keys: dict[Path_, yaml.Node] = {}  # path -> the key node naming it (mappings only)
         self.parents: dict[Path_, yaml.Node] = {}
+        self.aliased: set[Path_] = set()
+        self._seen: set[int] = set()
         if root is not None:
             self._walk(root, (), None)
 
+    def is_aliased(self, path: Path_) -> bool:
+        """True if `path` or one of its parents is written as an alias (an edit there would land
+        on the anchor's text)."""
+        return any(tuple(path[:depth]) in self.aliased for depth in range(len(path) + 1))
+
     def _walk(self, node: yaml.Node, path: Path_, parent: yaml.Node | None) -> None:
-        self.nodes[path] = node
         if parent is not None:
             self.parents[path] = parent
+        if id(node) in self._seen:  # an alias: walked once, at its anchor (no exponential walk)
+            self.aliased.add(path)
+            return
+        self._seen.add(id(node))
+        self.nodes[path] = node
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 self.keys[path + (key.value,)] = key
@@ -78,8 +84,8 @@ class NodeIndex:
 
 
 def safe_load(text: str) -> object:
-    """The data of a text that is known to be YAML."""
-    return yaml.load(text, Loader=_LOADER)
+    """The data of a text, read as lint reads it (YamlError if it is not YAML within the limits)."""
+    return yamlfile.loads(text)
 
 
 def load(text: str) -> tuple[object, dict, NodeIndex]:
@@ -130,9 +136,23 @@ def scalar(value: object) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     text = str(value)
-    if _PLAIN.fullmatch(text) and yaml.safe_load(text) == text:
+    if _PLAIN.fullmatch(text) and _reads_as_itself(text):
         return text
     return json.dumps(text, ensure_ascii=False)
+
+
+def _reads_as_itself(text: str) -> bool:
+    try:
+        return yamlfile.loads(text) == text
+    except YamlError:
+        return False
+
+
+def json_text(value: object, limit: int = 300) -> str:
+    """A value for a message, in JSON notation (what a scenario author writes in YAML flow style
+    reads the same), cut at `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def flow(value: object) -> str:
@@ -222,11 +242,17 @@ def render_at(text: str, index: NodeIndex, path: Path_, value: object) -> Edit:
     if isinstance(parent, yaml.MappingNode):
         key = index.keys[path]
         key_col = key.start_mark.column
+        colon = text.index(":", key.end_mark.index)
         if used + len(one_line) <= WIDTH and not _prefers_block(value):
-            return _same_line(text, start, end, one_line)
+            if is_flow(node) or not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+                return _same_line(text, start, end, one_line)
+            # A block list or mapping (`perft:` then `- record` below, maybe not indented):
+            # the flow value goes on the key's line, from just after the colon; a comment on
+            # the key's line follows it.
+            comment = text[colon + 1 : line_end(text, colon)].strip()
+            return Edit(colon + 1, end, " " + one_line + ("  " + comment if comment.startswith("#") else ""))
         body = block_map(value, key_col + 2) if isinstance(value, dict) else block_seq(value, key_col + 2)
         # Replace from just after the colon, so that the key's line keeps no trailing space.
-        colon = text.index(":", key.end_mark.index)
         rest_end = line_end(text, end)
         rest = text[end:rest_end].rstrip("\r\n")
         if rest.strip().startswith("#"):

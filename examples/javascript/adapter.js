@@ -36,7 +36,7 @@ const CONFIG = {
     homepage: null, // 'https://example.org/my-conquian' or null
     issues: null, // where deviations are discussed, or null
   },
-  // Any of: 'torno-cisneros-v1', 'anglo-american-v1'.
+  // Any of the profile ids that `conquian-ref check` knows (the keys of PROFILES below).
   profiles: ['torno-cisneros-v1', 'anglo-american-v1'],
   // 'state' is required. Then at least one of 'setup_hands' / 'setup_deck' (the runner converts
   // between the two through the profile's dealing pattern). Optional, each unlocking more
@@ -86,7 +86,8 @@ function setupFromDeck(profile, dealer, deck) {
  *   action: {type: 'exchange', card} | {type: 'use', cards: [...]} | {type: 'reject'} |
  *           {type: 'pass'} | {type: 'force'} | {type: 'decline'} | {type: 'discard', card}
  * Return {result: 'accepted'}, or {result: 'refused', reason: CODE, message: '...'} when the
- * rules forbid the action now. A refusal MUST leave the state unchanged (the runner compares
+ * rules forbid the action now. A `use` names hand cards, not melds (RUL-16): if your engine
+ * takes melds, partition(...) below finds them. A refusal MUST leave the state unchanged (the runner compares
  * the state before and after). `reason` is a code of docs/rules/reasons.md; it is compared only
  * if you declare reason_codes (otherwise omit it); `message` is free text, never compared.
  * (docs/protocol.md, "Commands" and "How answers are compared", rules 6-7)
@@ -131,8 +132,11 @@ function legal(seat) {
  *   depth: 1..4; wantDivide: true when the runner asks for a per-first-action breakdown
  *   (it does so after a mismatch, to help you find the difference).
  * Return [n1, ..., n_depth] (sequences of length 1..depth; every seat that may act counts), or
- * {counts: [...], divide: {'seat S: <action JSON>': count}} when wantDivide is set.
- * The position must be unchanged afterwards. (docs/protocol.md, "Commands")
+ * {counts: [...], divide: {key: count, ...}} when wantDivide is set: one entry per legal first
+ * action of every seat in to_act, the count of sequences of length `depth` that start with it,
+ * keyed exactly as the reference writes it: divideKey(seat, action, PROFILES[profile]) below,
+ * e.g. 'seat 1: {"type": "use", "cards": ["5H", "6H"]}'.
+ * The position must be unchanged afterwards. (docs/protocol.md, "Commands" and "The perft divide")
  */
 function perft(depth, wantDivide) {
   throw new Error('not implemented: perft');
@@ -141,11 +145,195 @@ function perft(depth, wantDivide) {
 /**
  * match: the score of a match (capability `match`); independent of any deal in progress.
  *   deals: [{result: 'win'|'draw', winner: 0|1|null, how: '...'}, ...], in the order played
- * Return {points: [p0, p1] or null, next_dealer: 0|1, winner: 0|1|null}.
- * (docs/protocol.md, "Commands"; the scoring rules of each profile in docs/rules/)
+ * Return {points: [p0, p1] or null, next_dealer: 0|1, winner: 0|1|null}; for a profile with
+ * stakes (capability `stakes`) also wins, net and pot. Throw for an entry after the match is won.
+ * (docs/protocol.md, "Commands" and "The match command"; the scoring rules in docs/rules/)
  */
 function match(profile, firstDealer, deals) {
   throw new Error('not implemented: match');
+}
+
+// ================================================================================================
+// HELPERS for the hooks: optional, self-contained, no dependencies. They are exported (see the
+// end of the file), so `node -e "require('./adapter.js')"` can test them without starting the loop.
+// ================================================================================================
+
+// The deck and meld rules of each shipped profile, as in conquian_ref/spec/profiles/<id>.yaml
+// (deck.suits ids in order, deck.ranks in sequence order, deck.copies, melds.*; runMax null: no
+// maximum). tests/test_js_adapter.py checks this table against the profile files.
+const PROFILES = {
+  'torno-cisneros-v1': spanish({ runMax: null }),
+  'anglo-american-v1': french40({ runMax: 8 }),
+  'spielanleitung-v1': french40({ runMax: null }),
+  'spielanleitung-52-v1': { ...french40({ runMax: null }), ranks: ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] },
+  'spielanleitung-twice-around-v1': french40({ runMax: null }),
+  'spielanleitung-two-decks-v1': french40({ runMax: null, copies: 2, setSuits: 'any' }),
+  'spielanleitung-no-forcing-v1': french40({ runMax: null }),
+  'spielanleitung-discard-then-meld-v1': french40({ runMax: null }),
+  'spielanleitung-partnership-v1': french40({ runMax: null }),
+};
+
+function spanish(melds) {
+  return { suits: ['O', 'C', 'E', 'B'], ranks: ['1', '2', '3', '4', '5', '6', '7', '10', '11', '12'], ...meldRules(melds) };
+}
+
+function french40(melds) {
+  return { suits: ['S', 'H', 'D', 'C'], ranks: ['A', '2', '3', '4', '5', '6', '7', 'J', 'Q', 'K'], ...meldRules(melds) };
+}
+
+function meldRules({ runMax, copies = 1, setSuits = 'distinct' }) {
+  return { copies, setSizes: [3, 4], setSuits, runMin: 3, runMax };
+}
+
+// A card's place in deck order: suits in the profile's order, then ranks low to high.
+function cardKey(card, rules) {
+  const suit = rules.suits.indexOf(card.slice(-1));
+  const rank = rules.ranks.indexOf(card.slice(0, -1));
+  if (typeof card !== 'string' || suit < 0 || rank < 0) throw new Error(`unknown card ${JSON.stringify(card)}`);
+  return { card, suit, rank, order: suit * rules.ranks.length + rank };
+}
+
+function inDeckOrder(cards, rules) {
+  return cards.map((c) => cardKey(c, rules)).sort((a, b) => a.order - b.order);
+}
+
+/**
+ * divideKey: the key of a perft `divide` entry, exactly as the reference adapter writes it
+ * (docs/protocol.md, "The perft divide"): 'seat S: ' then the action as JSON with ', ' and ': '
+ * between items, `type` first, a use's cards in deck order. For example
+ *   divideKey(1, {type: 'use', cards: ['6H', '5H']}, PROFILES['anglo-american-v1'])
+ *   === 'seat 1: {"type": "use", "cards": ["5H", "6H"]}'
+ */
+function divideKey(seat, action, rules) {
+  const parts = [`"type": ${JSON.stringify(action.type)}`];
+  if (action.card !== undefined) parts.push(`"card": ${JSON.stringify(action.card)}`);
+  if (action.cards !== undefined) {
+    const cards = inDeckOrder(action.cards, rules).map((c) => JSON.stringify(c.card));
+    parts.push(`"cards": [${cards.join(', ')}]`);
+  }
+  return `seat ${seat}: {${parts.join(', ')}}`;
+}
+
+/**
+ * partition: for an engine whose own `use` takes melds (docs/implementers.md, "Mapping an
+ * engine whose model differs"). The protocol's use names hand cards only (RUL-16); this finds
+ * melds for them. The same helper ships in Python as conquian_ref.partition.
+ *   cards:     the new cards, a use's hand cards and the taken card
+ *   rules:     PROFILES[profile]
+ *   melds:     the seat's exposed melds, [[card, ...], ...]
+ *   rearrange: true (C-ARR-2: the melds may be repartitioned freely) or false (RUL-35, profile
+ *              spielanleitung-discard-then-meld-v1: each meld is kept and may only grow)
+ * Returns a partition of all those cards into valid melds ([[card, ...], ...], each meld in
+ * deck order), or null when there is none. Which one, when several exist, is not normative
+ * (RUL-13). Throws an Error for a card that is not the profile's, or named too often.
+ */
+function partition(cards, rules, melds = [], rearrange = true) {
+  const every = inDeckOrder([...cards, ...melds.flat()], rules);
+  const counts = new Map();
+  for (const c of every) {
+    counts.set(c.card, (counts.get(c.card) || 0) + 1);
+    if (counts.get(c.card) > rules.copies) throw new Error(`card ${c.card} is named more often than the deck holds it`);
+  }
+  if (rearrange) return arrange(every, rules);
+  const fixed = melds.map((m) => inDeckOrder(m, rules));
+  for (const m of fixed) {
+    if (!isMeld(m, rules)) throw new Error(`${m.map((c) => c.card).join(' ')} is not a meld`);
+  }
+  return place(fixed, inDeckOrder(cards, rules), rules);
+}
+
+function isMeld(meld, rules) {
+  const runMax = rules.runMax === null ? rules.ranks.length : rules.runMax;
+  const sameRank = meld.every((c) => c.rank === meld[0].rank);
+  if (sameRank) {
+    const suits = new Set(meld.map((c) => c.suit));
+    return rules.setSizes.includes(meld.length) && (rules.setSuits === 'any' || suits.size === meld.length);
+  }
+  const sorted = [...meld].sort((a, b) => a.order - b.order);
+  return (
+    sorted.length >= rules.runMin && sorted.length <= runMax &&
+    sorted.every((c, i) => c.suit === sorted[0].suit && c.rank === sorted[0].rank + i)
+  );
+}
+
+// The lowest card left (in deck order) must be in a meld of cards left: a run starting at it (no
+// lower card of its suit is left) or a set of its rank. Try each, then arrange the rest.
+function arrange(left, rules) {
+  if (left.length === 0) return [];
+  const [low, ...rest] = left;
+  for (const meld of meldsOfLowest(low, rest, rules)) {
+    const remaining = without(rest, meld.slice(1));
+    const found = arrange(remaining, rules);
+    if (found !== null) return [meld.map((c) => c.card), ...found];
+  }
+  return null;
+}
+
+function meldsOfLowest(low, rest, rules) {
+  const melds = [];
+  const runMax = rules.runMax === null ? rules.ranks.length : rules.runMax;
+  const run = [low];
+  for (let rank = low.rank + 1; run.length < runMax; rank += 1) {
+    const next = rest.find((c) => c.suit === low.suit && c.rank === rank);
+    if (!next) break;
+    run.push(next);
+    if (run.length >= rules.runMin) melds.push([...run]);
+  }
+  const sameRank = rest.filter((c) => c.rank === low.rank);
+  for (const size of rules.setSizes) {
+    for (const others of choose(sameRank, size - 1)) {
+      const set = [low, ...others];
+      if (isMeld(set, rules)) melds.push(set);
+    }
+  }
+  return melds;
+}
+
+// Every way of choosing k of the items (each distinct list of card names once).
+function choose(items, k) {
+  if (k === 0) return [[]];
+  const out = [];
+  const seen = new Set();
+  items.forEach((item, i) => {
+    for (const tail of choose(items.slice(i + 1), k - 1)) {
+      const name = [item, ...tail].map((c) => c.card).join(' ');
+      if (!seen.has(name)) {
+        seen.add(name);
+        out.push([item, ...tail]);
+      }
+    }
+  });
+  return out;
+}
+
+function without(cards, taken) {
+  const rest = [...cards];
+  for (const t of taken) rest.splice(rest.indexOf(t), 1);
+  return rest;
+}
+
+// RUL-35: each kept meld grows by new cards into a meld (or stays), the new cards left form
+// melds of their own.
+function place(fixed, fresh, rules) {
+  if (fixed.length === 0) return arrange(fresh, rules);
+  const [meld, ...rest] = fixed;
+  for (const grown of growths(meld, fresh, rules)) {
+    const found = place(rest, without(fresh, grown.added), rules);
+    if (found !== null) return [grown.meld.map((c) => c.card), ...found];
+  }
+  return null;
+}
+
+function growths(meld, fresh, rules) {
+  const out = [{ meld, added: [] }];
+  const candidates = fresh.filter((c) => c.rank === meld[0].rank || c.suit === meld[0].suit);
+  for (let k = 1; k <= candidates.length; k += 1) {
+    for (const added of choose(candidates, k)) {
+      const grown = [...meld, ...added].sort((a, b) => a.order - b.order);
+      if (isMeld(grown, rules)) out.push({ meld: grown, added });
+    }
+  }
+  return out;
 }
 
 // ================================================================================================
@@ -241,7 +429,9 @@ const COMMANDS = {
   async match(request) {
     const score = await match(need(request, 'profile'), need(request, 'first_dealer'), need(request, 'deals'));
     checkReturned('match', score, isObject, '{points, next_dealer, winner}');
-    return { match: { points: score.points, next_dealer: score.next_dealer, winner: score.winner } };
+    const answer = { points: score.points, next_dealer: score.next_dealer, winner: score.winner };
+    for (const key of ['wins', 'net', 'pot']) if (score[key] !== undefined) answer[key] = score[key]; // stakes only
+    return { match: answer };
   },
 
   async stop() {
@@ -316,4 +506,8 @@ process.stdout.on('error', (err) => {
   console.error('adapter: stdout error:', err);
 });
 
-main();
+if (require.main === module) {
+  main();
+} else {
+  module.exports = { PROFILES, partition, divideKey }; // for tests of the helpers
+}

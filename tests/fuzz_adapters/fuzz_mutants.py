@@ -8,6 +8,9 @@ Each wraps the reference adapter and gets one thing wrong, the way a real engine
   answers still list the pass, so the divergence is in the apply result.
 * `LegalErrorLate`: answers `legal` with an error (not a refusal) once 3 cards are out of play,
   an adapter failure of kind `error`.
+* `RenamedRefusals`: two independent house rules, each renaming one refusal code (a discard
+  while a card is on offer, a decline with nothing to decline), so two causes of divergence;
+  `RenamedDiscardRefusal` keeps the first only.
 """
 
 from __future__ import annotations
@@ -35,3 +38,27 @@ class LegalErrorLate(ReferenceAdapter):
             return super().handle(request)
         except RuntimeError as exc:
             return {"seq": request.get("seq"), "error": {"message": str(exc)}}
+
+
+# -- two independent house rules, each one cause (tests/test_fuzz.py, issue 11 item 10) ---------------
+# An engine with a coarser vocabulary of reasons: each rewrites one refusal code of the reference.
+RENAMED_REFUSALS = {
+    "no_discard_now": "not_your_turn",  # a discard while a card is on offer: "not your turn to discard"
+    "nothing_to_decline": "must_decide_force",  # a decline with nothing offered to decline
+}
+
+
+class RenamedRefusals(ReferenceAdapter):
+    """Both house rules of RENAMED_REFUSALS (`renamed` says which: a subclass keeps one)."""
+
+    renamed = RENAMED_REFUSALS
+
+    def cmd_apply(self, request: dict) -> dict:
+        answer = super().cmd_apply(request)
+        if answer.get("reason") in self.renamed:
+            answer = dict(answer, reason=self.renamed[answer["reason"]])
+        return answer
+
+
+class RenamedDiscardRefusal(RenamedRefusals):
+    renamed = {"no_discard_now": RENAMED_REFUSALS["no_discard_now"]}

@@ -22,9 +22,22 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report (schema/report.schema.json) to FILE")
     parser.add_argument("--junit", dest="junit_path", metavar="FILE", help="write a JUnit XML report to FILE")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
+    parser.add_argument("--deadline", type=_seconds, metavar="SECONDS",
+                        help="end the run after SECONDS, the scenarios left reported as not run (default: 30 + 2 per scenario selected)")
     parser.add_argument("--validate-messages", action="store_true", help="check every protocol message against schema/protocol.schema.json")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list skipped scenarios and known failures with their reasons")
     return run
+
+
+def _seconds(text: str) -> float:
+    """A --deadline: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a deadline is a positive number of seconds")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     known = load_known_failures(args.known_failures) if args.known_failures else {}
     result = run_check(
         impl=args.impl, corpus=args.corpus, profile=args.profile, patterns=args.patterns, known=known,
-        timeout=args.timeout, progress=True, validate_messages=args.validate_messages,
+        timeout=args.timeout, progress=True, validate_messages=args.validate_messages, deadline=args.deadline,
     )
     print(text_report(result, verbose=args.verbose))
     if args.json_path:

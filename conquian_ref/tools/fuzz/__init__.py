@@ -1,21 +1,25 @@
 """`conquian-ref fuzz`: differential fuzzing of an implementation against the reference engine.
 
 Random deals are played in lockstep on the reference engine and on the implementation under
-test, compared at every step by the capabilities the implementation declared; the first
-divergence is shrunk with Hypothesis to a minimal game and written as a draft scenario to
-review (docs/fuzzing.md). One module a job:
+test, compared by the capabilities the implementation declared; each new cause of divergence is
+shrunk with Hypothesis to a minimal game and written as its own draft scenario to review
+(docs/fuzzing.md). One module a job:
 
 * agent.py: what a game is (deck, dealer, step choices) and how a choice becomes an action;
-* divergence.py: what a divergence is, its shrinking signature, its description;
+* divergence.py: what a divergence is, its description;
+* causes.py: the cause of a divergence (its stable signature);
+* known.py: the known failures that apply to random games (by cause, by rule id);
 * compare.py: the comparison of one step, per capability;
-* lockstep.py: one game played on both sides;
+* lockstep.py: one game played on both sides (planned, then pipelined);
 * shrink.py: the Hypothesis shrink;
 * draft.py: the draft scenario, its id and its YAML text;
-* campaign.py: a run over many games, its report and the reproduction command;
+* campaign.py: a run over many games (shards, causes), its report and the reproduction command;
 * command.py: the command-line options.
 """
 
-from .campaign import FuzzRun, reproduce_command, run_fuzz
-from .command import configure
+from .campaign import FuzzRun, reproduce_command, run_fuzz, shard_games
+from .causes import Cause, cause_of
+from .command import configure, parse_shard
+from .known import read_known
 
-__all__ = ["FuzzRun", "configure", "reproduce_command", "run_fuzz"]
+__all__ = ["Cause", "FuzzRun", "cause_of", "configure", "parse_shard", "read_known", "reproduce_command", "run_fuzz", "shard_games"]

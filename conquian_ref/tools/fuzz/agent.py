@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ...engine.actions import FIELDS
+from ...engine.actions import FIELDS, Action
 from ...engine.cards import cards_of
 from ...engine.game import Game
 
@@ -84,19 +84,30 @@ def illegal_candidates(game: Game) -> list[tuple[int, dict]]:
 
 
 def decode(game: Game, choice: int) -> tuple[int, dict]:
-    """The (seat, action) a step choice selects in this position. `choice % 20` in 17, 18, 19
+    """The (seat, action) a step choice selects in this position (see `choose`)."""
+    seat, action, _ = choose(game, choice)
+    return seat, action
+
+
+def choose(game: Game, choice: int) -> tuple[int, dict, Action | None]:
+    """The (seat, action, parsed) a step choice selects in this position; `parsed` is the
+    engine's Action for a legal choice (cheaper to apply than the JSON, which the game would parse
+    again), None for an illegal one. `choice % 20` in 17, 18, 19
     picks a plausible illegal action (15 % of random choices) of the group of that number (another
     type, a card not held, the wrong seat or a bad use: so an illegal choice keeps its meaning when
     the shrinker moves it to another step); anything else a legal one. `choice // 20` indexes the
     list. Choice 0 is the first legal action, so shrinking a choice simplifies it."""
     slot, index = choice % SLOTS, choice // SLOTS
-    legal = legal_candidates(game)
+    # legal_candidates, as engine Actions: only the chosen one is written as JSON.
+    legal = [(seat, act) for seat in game.to_act for act in game.legal(seat)]
     if slot >= SLOTS - ILLEGAL_SLOTS or not legal:
         groups = illegal_groups(game)
         group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if slot >= SLOTS - ILLEGAL_SLOTS else []
         group = group or [pair for g in groups for pair in g]
-        return group[index % len(group)]
-    return legal[index % len(legal)]
+        seat, action = group[index % len(group)]
+        return seat, action, None
+    seat, act = legal[index % len(legal)]
+    return seat, act.to_json(game.deck), act
 
 
 # -- where the choices come from -------------------------------------------------------------------

@@ -1,10 +1,15 @@
-"""A fuzz run: connect, play the games of each profile, and report the first divergence.
+"""A fuzz run: connect, play the games of each profile, and report each cause of divergence.
 
 Reproducibility: game `g` of a run seeded with `S` under profile `P` is dealt from
 `deck.shuffled(game_seed(S, g, "fuzz-deck/P"))` with dealer `g % 2`, and its agent draws from
 `random.Random(game_seed(S, g, "fuzz-agent/P"))`; `--game G --games 1` replays game G alone
-(`reproduce_command`). At the first divergence the run stops, the game is shrunk (shrink.py)
-and written as a draft scenario (draft.py) to `--out`.
+(`reproduce_command`), and a game is the same whichever shard plays it (`--shard K/N` plays
+the games g with g % N == K - 1, `shard_games`).
+
+The run keeps going after a divergence: each divergence has a cause (causes.py); the first game
+of a new cause is shrunk (shrink.py) and written as its own draft scenario (draft.py) to `--out`,
+a cause already found or listed in `--known-failures` (known.py) is only counted. The run stops
+once `--causes N` new causes are found, or when the games are played.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import random
 import secrets
 import shlex
+import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -22,9 +29,11 @@ from ...conformance.progress import progress_bar
 from ...engine.errors import ConquianError
 from ..simulate import game_seed
 from .agent import AgentSource, GameSpec
+from .causes import Cause, cause_of
 from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
-from .lockstep import Lockstep
+from .known import FuzzKnown
+from .lockstep import Lockstep, Pending, plan
 from .shrink import Shrunk, shrink
 
 DEFAULT_OUT = "fuzz-out"
@@ -36,33 +45,81 @@ STUB = (
 
 
 @dataclass
+class Found:
+    """A new cause: the first game that showed it, shrunk and written as a draft."""
+
+    cause: Cause
+    profile: str
+    game: int
+    divergence: Divergence  # as first found
+    original: GameSpec
+    shrunk: Shrunk | None = None
+    scenario: Path | None = None
+    problems: list = field(default_factory=list)  # lint problems of the written scenario (none expected)
+    reproduce: str = ""
+
+
+@dataclass
 class FuzzRun:
     impl: str
     seed: int
     profiles: list[str]
     first_game: int
     games_per_profile: int
+    shard: tuple[int, int] = (1, 1)
     games: int = 0  # games played
     actions: int = 0  # actions applied
-    profile: str | None = None  # where the divergence was found
-    game: int | None = None
-    divergence: Divergence | None = None  # as first found
-    original: GameSpec | None = None
-    shrunk: Shrunk | None = None
-    scenario: Path | None = None
-    problems: list = field(default_factory=list)  # lint problems of the written scenario (none expected)
-    reproduce: str = ""
+    found: list[Found] = field(default_factory=list)  # the new causes, in the order found
+    counts: Counter = field(default_factory=Counter)  # divergences per cause, new and known
+    known: dict[Cause, str] = field(default_factory=dict)  # the known causes seen, with their entry's reason
+    replays: int = 0  # games played again with every step checked (to find a first divergence)
+    seconds: float = 0.0  # wall-clock time of playing the games (after the handshake; shrinks included)
+
+    # The first new cause, under the names of a run that stopped at its first divergence.
+    @property
+    def divergence(self) -> Divergence | None:
+        return self.found[0].divergence if self.found else None
+
+    @property
+    def scenario(self) -> Path | None:
+        return self.found[0].scenario if self.found else None
+
+    @property
+    def shrunk(self) -> Shrunk | None:
+        return self.found[0].shrunk if self.found else None
+
+    @property
+    def game(self) -> int | None:
+        return self.found[0].game if self.found else None
+
+    @property
+    def divergences(self) -> int:
+        return sum(self.counts.values())
 
     @property
     def exit_status(self) -> int:
-        return 1 if self.divergence else 0
+        return 1 if self.found else 0
 
     def summary_line(self) -> str:
         head = f"fuzz: {self.games} game{'s' * (self.games != 1)}, {self.actions} actions"
-        if not self.divergence:
+        n = self.divergences
+        if not n:
             return f"{head}, 0 divergences"
-        where = f"scenario written to {self.scenario}" if self.scenario else "no scenario written"
-        return f"{head}, 1 divergence: {where}"
+        known = sum(self.counts[c] for c in self.known)
+        written = [str(f.scenario) for f in self.found if f.scenario]
+        drafts = f" (draft{'s' * (len(written) != 1)}: {', '.join(written)})" if written else ""
+        return (
+            f"{head}, {n} divergence{'s' * (n != 1)}: {len(self.found)} new cause{'s' * (len(self.found) != 1)}{drafts}, "
+            f"{known} known ({len(self.known)} known cause{'s' * (len(self.known) != 1)})"
+        )
+
+
+def shard_games(first_game: int, games: int, shard: tuple[int, int]) -> range:
+    """The games of shard K of N among games first_game .. first_game + games - 1: those g with
+    g % N == K - 1. The N shards partition the range, and a game is the same in every shard."""
+    k, n = shard
+    start = first_game + (k - 1 - first_game) % n
+    return range(start, first_game + games, n)
 
 
 def reproduce_command(impl: str, profile: str, seed: int, game: int, out: str | None, timeout: float | None) -> str:
@@ -110,6 +167,55 @@ def run_fuzz(
         conn.close()
 
 
+def run_fuzz(
+    impl: str = REFERENCE,
+    profile: str = "all",
+    games: int = 100,
+    seed: int | None = None,
+    first_game: int = 0,
+    out: Path | str = DEFAULT_OUT,
+    timeout: float | None = None,
+    shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
+    progress: bool = False,
+    echo: Callable[[str], None] = print,
+    causes: int = 1,
+    known: FuzzKnown | None = None,
+    shard: tuple[int, int] = (1, 1),
+    every_step: bool = False,
+) -> FuzzRun:
+    """Fuzz `impl` against the reference until `causes` new causes of divergence are found (each
+    shrunk and written to `out`) or the games are played; `known` causes are counted only.
+    ConquianError (one line) when the implementation cannot be fuzzed at all."""
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    known = known or FuzzKnown()
+    conn = _connect(impl, timeout)
+    try:
+        handshake = conn.handshake
+        chosen = _profiles_to_fuzz(profile, handshake.profiles, impl)
+        run = FuzzRun(impl, seed, chosen, first_game, games, shard)
+        span = f"games {first_game}..{first_game + games - 1}" + (f" (shard {shard[0]}/{shard[1]})" if shard[1] > 1 else "")
+        echo(
+            f"fuzz: {describe_command(impl)} ({handshake.name}); seed {seed}; profiles {', '.join(chosen)}; "
+            f"{span}; capabilities {', '.join(sorted(handshake.capabilities))}"
+        )
+        if known.by_id:
+            echo(f"fuzz: {known.by_id} known-failure entr{'ies' if known.by_id != 1 else 'y'} by scenario id left aside (they do not apply to random games)")
+        lockstep = Lockstep(conn)
+        report = lambda found: _report(run, found, lockstep, handshake, out, timeout, shrink_seconds, echo)  # noqa: E731
+        started = time.perf_counter()
+        _play_games(run, lockstep, known, causes, every_step, report, progress)
+        run.seconds = time.perf_counter() - started
+        run.replays = lockstep.replays
+        for cause, n in run.counts.most_common():
+            status = f"known: {run.known[cause]}" if cause in run.known else "new"
+            echo(f"fuzz: {n:6d} x {cause} ({status})")
+        echo(run.summary_line())
+        return run
+    finally:
+        conn.close()
+
+
 def _connect(impl: str, timeout: float | None) -> Connection:
     """A started connection to the implementation; ConquianError if the handshake fails."""
     conn = Connection(impl, timeout or DEFAULT_TIMEOUT)
@@ -139,44 +245,72 @@ def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str
     return chosen
 
 
-def _play_games(run: FuzzRun, lockstep: Lockstep, progress: bool) -> None:
-    """Play the run's games, profile by profile, until the first divergence (kept in `run`)."""
+def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool) -> None:
+    """Play the run's games, profile by profile, until `causes` new causes are found. Game g + 1
+    is planned on the reference while the adapter answers game g (Lockstep.send / finish)."""
     from ...spec.profiles import load_profile
 
-    bar = progress_bar(run.games_per_profile * len(run.profiles), "game", progress)
+    per_profile = shard_games(run.first_game, run.games_per_profile, run.shard)
+    bar = progress_bar(len(per_profile) * len(run.profiles), "game", progress)
+    pending: tuple[Pending, GameSpec, int] | None = None
     try:
         for profile_id in run.profiles:
             prof = load_profile(profile_id)
-            for g in range(run.first_game, run.first_game + run.games_per_profile):
+            for g in per_profile:
                 spec = GameSpec(profile_id, prof.deck.shuffled(game_seed(run.seed, g, f"fuzz-deck/{profile_id}")), g % 2)
                 source = AgentSource(random.Random(game_seed(run.seed, g, f"fuzz-agent/{profile_id}")))
-                trace = lockstep.run(prof, spec.deck, spec.dealer, source)
-                run.games += 1
-                run.actions += trace.applied
-                bar.update(1)
-                if trace.divergence:
-                    spec.choices = source.choices
-                    run.profile, run.game, run.divergence, run.original = profile_id, g, trace.divergence, spec
+                game = plan(prof, spec.deck, spec.dealer, source, every_step, lockstep.caps)
+                spec.choices = source.choices[: len(game.steps)]
+                if pending and _finished(run, lockstep, pending, known, causes, report, bar):
                     return
+                pending = (lockstep.send(prof, spec.deck, spec.dealer, game, spec.choices), spec, g)
+        if pending:
+            _finished(run, lockstep, pending, known, causes, report, bar)
     except AdapterFailure as exc:  # a restart failed
         raise ConquianError(f"the implementation {describe_command(run.impl)} could not be restarted: {exc}") from None
     finally:
         bar.close()
 
 
-def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_seconds, echo) -> None:
-    """Tell the divergence, shrink it, and write its draft scenario to `out` (then lint it)."""
+def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, causes: int, report, bar) -> bool:
+    """Read and judge a game sent; count its divergence by cause, report a new one. True: enough causes."""
+    sent, spec, g = pending
+    trace = lockstep.finish(sent)
+    run.games += 1
+    run.actions += trace.applied
+    bar.update(1)
+    if trace.divergence is None:
+        return False
+    cause = cause_of(trace.divergence)
+    run.counts[cause] += 1
+    if run.counts[cause] > 1:
+        return False
+    reason = known.match(cause)
+    if reason is not None:
+        run.known[cause] = reason
+        return False
+    spec.choices = trace.choices or spec.choices
+    found = Found(cause, spec.profile, g, trace.divergence, spec)
+    run.found.append(found)
+    report(found)
+    return len(run.found) >= causes
+
+
+def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, timeout, shrink_seconds, echo) -> None:
+    """Tell a new cause, shrink its game (keeping the cause), and write its draft scenario to
+    `out` (then lint it)."""
     from ...spec.profiles import load_profile
     from ..lint import lint
 
-    div, spec = run.divergence, run.original
-    run.reproduce = reproduce_command(run.impl, run.profile, run.seed, run.game, str(out), timeout)
-    echo(f"fuzz: divergence in {run.profile} game {run.game} ({div.kind}): {div.describe()}")
-    echo(f"fuzz: reproduce: {run.reproduce}")
-    profile = load_profile(run.profile)
+    div, spec = found.divergence, found.original
+    found.reproduce = reproduce_command(run.impl, found.profile, run.seed, found.game, str(out), timeout)
+    echo(f"fuzz: cause {len(run.found)}: {found.cause}")
+    echo(f"fuzz: divergence in {found.profile} game {found.game} ({div.kind}): {div.describe()}")
+    echo(f"fuzz: reproduce: {found.reproduce}")
+    profile = load_profile(found.profile)
     if shrink_seconds > 0:
         echo(f"fuzz: shrinking with Hypothesis (at most {shrink_seconds:g} s) ...")
-    shrunk = run.shrunk = shrink(lockstep, profile, spec, div, run.seed, run.game, shrink_seconds)
+    shrunk = found.shrunk = shrink(lockstep, profile, spec, div, run.seed, found.game, shrink_seconds)
     final = shrunk.divergence
     if shrunk.spec is not spec:
         echo(
@@ -190,17 +324,18 @@ def _report(run: FuzzRun, lockstep: Lockstep, handshake, out, timeout, shrink_se
     scenario_id = free_id(profile, out)
     detail = f" {final.message}" if final.message and final.kind != "adapter" else ""
     annotation = (
-        STUB.format(seed=run.seed, game=run.game)
-        + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {run.profile}."
+        STUB.format(seed=run.seed, game=found.game)
+        + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {found.profile}."
+        + f" Cause: {found.cause}."
         + f" What diverged ({final.kind}): {final.describe()}{detail}."
         + " The expected values are the reference engine's; 'got' is the implementation's."
         + f" Found after {div.steps} action(s), shrunk to {final.steps} ({shrunk.note})."
-        + f" Reproduce the original game: {run.reproduce}"
+        + f" Reproduce the original game: {found.reproduce}"
     )
     data = scenario_data(shrunk.spec, final, lockstep.caps, scenario_id, annotation)
     path = out / f"{scenario_id}.yaml"
     path.write_text(scenario_text(data), encoding="utf-8")
-    run.scenario = path
-    _, run.problems = lint([path])
-    for problem in run.problems:  # should never happen: the steps are the reference's own answers
+    found.scenario = path
+    _, found.problems = lint([path])
+    for problem in found.problems:  # should never happen: the steps are the reference's own answers
         echo(f"fuzz: warning: {problem}")

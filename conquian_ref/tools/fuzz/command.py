@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from .campaign import DEFAULT_OUT, DEFAULT_SHRINK_SECONDS, REFERENCE, run_fuzz
+
+SHARD = re.compile(r"([0-9]+)/([0-9]+)")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`--shard K/N`: shard K of N (1 <= K <= N); argparse.ArgumentTypeError (one line) otherwise."""
+    match = SHARD.fullmatch(text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected K/N (shard K of N, e.g. 2/4), got {text!r}")
+    k, n = int(match[1]), int(match[2])
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, got {text!r}")
+    return k, n
 
 
 def configure(parser: argparse.ArgumentParser):
@@ -24,15 +38,28 @@ def configure(parser: argparse.ArgumentParser):
                         help="run seed; game g is dealt and played from seeds derived from S and g (default: a random seed, printed)")
     parser.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                         help="index of the first game (default: 0); --game G --games 1 replays game G alone")
-    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write the scenario of a divergence (default: ./{DEFAULT_OUT}/)")
+    parser.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+                        help="play only shard K of N: the games g with g %% N == K-1 (default: 1/1, every game)")
+    parser.add_argument("--causes", type=positive_int, default=1, metavar="N",
+                        help="stop once N new causes of divergence are found, each shrunk to its own draft (default: 1)")
+    parser.add_argument("--known-failures", action="append", default=[], metavar="FILE",
+                        help="a known-failures file (as for check; repeatable): divergences whose cause, or a rule of "
+                        "it, is listed are counted, not shrunk; entries by scenario id do not apply")
+    parser.add_argument("--every-step", action="store_true",
+                        help="compare the legal actions and the state at every step of every game (slower; by default "
+                        "the answers at every step and the state at the end, every step only for a game that differs)")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write the draft scenarios (default: ./{DEFAULT_OUT}/)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-message timeout (default: 10)")
     parser.add_argument("--shrink-time", type=float, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
-                        help=f"time budget of the Hypothesis shrink (default: {DEFAULT_SHRINK_SECONDS:g}; 0: do not shrink)")
+                        help=f"time budget of each Hypothesis shrink (default: {DEFAULT_SHRINK_SECONDS:g}; 0: do not shrink)")
 
     def run(args: argparse.Namespace) -> int:
+        from .known import read_known
+
         result = run_fuzz(
             impl=args.impl, profile=args.profile, games=args.games, seed=args.seed, first_game=args.game,
             out=args.out, timeout=args.timeout, shrink_seconds=args.shrink_time, progress=True,
+            causes=args.causes, known=read_known(args.known_failures), shard=args.shard, every_step=args.every_step,
         )
         return result.exit_status
 

@@ -1,15 +1,14 @@
 """A divergence: the first point where the implementation and the reference disagree.
 
-It says what differed and where (`Divergence`), what must stay the same while the game is
-shrunk (`signature`), and how it is told: one line for the run's output (`describe`) and the
-title of the draft scenario (`title`).
+It says what differed and where (`Divergence`, with the differing keys and the rules of the
+step that make its cause, causes.py), and how it is told: one line for the run's output
+(`describe`) and the title of the draft scenario (`title`).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -30,18 +29,8 @@ class Divergence:
     got: object = None
     path: str = ""  # the state path, or the adapter failure kind
     message: str = ""
-
-    @property
-    def signature(self) -> tuple:
-        """What must stay the same while shrinking: the kind, and for a state divergence the
-        top-level state key, for an adapter failure its kind, for a result the reference's answer."""
-        if self.kind in ("state", "outcome"):
-            return (self.kind, re.split(r"[.\[]", self.path)[0])
-        if self.kind == "adapter":
-            return (self.kind, self.path)
-        if self.kind in ("result", "reason"):
-            return (self.kind, short(self.expected))
-        return (self.kind,)
+    keys: tuple[str, ...] = ()  # the differing top-level keys of the answer, or of the state (causes.py)
+    rules: tuple[str, ...] = ()  # the rules the reference's trace records for the diverging step
 
     @property
     def steps(self) -> int:
@@ -87,6 +76,7 @@ class Trace:
 
     divergence: Divergence | None
     applied: int  # actions applied (sent to both)
+    choices: list[int] = field(default_factory=list)  # the step choices the game was played with
 
 
 def short(value: object, limit: int = 160) -> str:

@@ -2,118 +2,288 @@
 
 The reference is an in-process `Game`; the implementation is reached over the conformance
 protocol (a `Connection`, docs/protocol.md), using only the capabilities its handshake
-declared. Every step is compared (`compare`); the first divergence ends the game. A failure of
-the adapter itself (crash, timeout, garbage, error answer, ...) is a divergence of kind `adapter`.
+declared. The agent chooses every action from the reference's position alone, so a whole game
+is planned on the reference first (`plan`), then sent to the implementation as one pipelined
+batch after its setup, and the answers are compared in order (`compare`); the first difference
+is the game's divergence. A failure of the adapter itself (crash, timeout, garbage, error
+answer, ...) is a divergence of kind `adapter`.
+
+Two depths of checking (docs/fuzzing.md, "What is compared"):
+
+* `every_step`: the legal actions of every seat before each action and the state after it;
+* otherwise ("end", the campaign's default): every action's answer, and the state once, at the
+  end of the game. A game that differs anywhere is then played again with every step checked,
+  which finds the first diverging step; only a game that differs is paid for twice.
 """
 
 from __future__ import annotations
 
-from ...conformance.client import Connection
-from ...conformance.driver import ImplementationDriver
+import json
+from dataclasses import dataclass, field
+
+from ...conformance.client import Ahead, Connection
+from ...conformance.driver import ImplementationDriver, hands_and_stock
 from ...conformance.failures import AdapterFailure
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
-from .agent import decode
+from .agent import ListSource, choose
 from .compare import legal_divergence, result_divergence, state_divergence
 from .divergence import Divergence, Trace, short
 
 MAX_STEPS = 10_000  # per game: a deal always ends (see simulate.py); a guard only
 
 
+@dataclass
+class Step:
+    """One action as the reference played it: what was asked before it and what it came to."""
+
+    seat: int
+    action: dict
+    want: object  # "accepted" or {"refused": reason}
+    rules: tuple[str, ...] = ()  # the rules the reference's trace records for it
+    legal: list[list[dict]] | None = None  # per seat, before the action (every_step only)
+    state: dict | None = None  # after the action (every_step only)
+
+
+@dataclass
+class Plan:
+    """A game as the reference played it: what `Lockstep.send` asks of the implementation, and the answers expected."""
+
+    setup_state: dict | None
+    setup_rules: tuple[str, ...]
+    steps: list[Step] = field(default_factory=list)
+    last_legal: list[list[dict]] | None = None  # before the action the source did not choose
+    final_state: dict | None = None
+    every_step: bool = False
+
+
+def plan(profile: Profile, deck: list[str], dealer: int, source, every_step: bool, caps: set[str]) -> Plan:
+    """Play the whole game on the reference, its steps chosen by `source` (agent.py)."""
+    game = Game.from_deck(profile, deck, dealer)
+    result = Plan(None, tuple(game.fired_last), every_step=every_step)
+    if every_step and "state" in caps:
+        result.setup_state = game.state_json()
+    for step in reference_steps(game, source, every_step, caps):
+        if step.action is None:
+            result.last_legal = step.legal
+        else:
+            result.steps.append(step)
+    if "state" in caps and not every_step:
+        result.final_state = game.state_json()
+    return result
+
+
+def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
+    """The steps of the game on the reference, one at a time (drawn from `source` only as they
+    are needed). After the deal ends one more action is tried, which both must refuse. Tracing
+    (the rules of each step) and the per-step legal lists and states are only worked out when
+    every step is checked. When the source stops, a last Step without an action carries the
+    legal lists asked before it."""
+    game.trace = every_step
+    seats = game.profile.seats
+    probed = False
+    for _ in range(MAX_STEPS):
+        if game.is_over and probed:
+            return
+        legal = [game.legal_actions(s) for s in seats] if every_step and "legal_actions" in caps else None
+        choice = source.next()
+        if choice is None:
+            if legal is not None:
+                yield Step(None, None, None, (), legal)
+            return
+        probed = game.is_over
+        seat, action, parsed = choose(game, choice)
+        try:
+            game.apply(seat, action if parsed is None else parsed)
+            want: object = "accepted"
+        except IllegalAction as exc:
+            want = {"refused": exc.reason}
+        state = game.state_json() if every_step and "state" in caps else None
+        yield Step(seat, action, want, tuple(game.fired_last), legal, state)
+
+
 class Lockstep:
-    """Plays games on the reference and on the implementation together."""
+    """Plays games on the reference and on the implementation together.
+
+    `run` plays one game and waits for it. A campaign overlaps its games instead: `plan` the
+    next game on the reference while the adapter answers the previous one, `finish` the previous
+    one (read its answers, compare), then `send` the next (`Pending`): the two processes work at
+    the same time, on two cores."""
 
     def __init__(self, conn: Connection):
         self.conn = conn
         self.driver = ImplementationDriver(conn)
         self.caps = set(conn.handshake.capabilities)
         self.broken = False  # the adapter failed: restart it before the next game
+        self.replays = 0  # games played again with every step checked
 
-    def run(self, profile: Profile, deck: list[str], dealer: int, source, fresh: bool = False) -> Trace:
-        """Play one game, its steps chosen by `source` (agent.py); `fresh`: on a freshly
-        restarted adapter (so that a failure that depends on what the adapter saw before cannot count)."""
+    def run(self, profile: Profile, deck: list[str], dealer: int, source, fresh: bool = False, every_step: bool = True) -> Trace:
+        """Play one game, its steps chosen by `source`; `fresh`: on a freshly restarted adapter
+        (so that a failure that depends on what the adapter saw before cannot count). Without
+        `every_step`, a game that differs is played again with every step checked."""
+        if not every_step:
+            game = plan(profile, deck, dealer, source, False, self.caps)
+            return self.finish(self.send(profile, deck, dealer, game, _choices(source, game), fresh))
+        self._restart_if(fresh)
+        # Step by step (each step's requests pipelined), stopping at the first divergence: what
+        # the shrink asks for, game after game, and Hypothesis draws no further than needed.
+        game = Game.from_deck(profile, deck, dealer)
+        setup_state = game.state_json() if "state" in self.caps else None
+        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(setup_state, tuple(game.fired_last))
+        applied = 0
+        found = self._exchange(pairs)
+        steps = reference_steps(game, source, True, self.caps)
+        while found is None:
+            step = next(steps, None)
+            if step is None:
+                break
+            applied += step.action is not None
+            found = self._exchange(self._step_checks(profile, applied - (step.action is not None), step))
+        return Trace(found, applied if found is None else min(applied, found.steps), list(getattr(source, "choices", []))[:applied])
+
+    def _exchange(self, pairs: list[tuple]) -> Divergence | None:
+        """Send these (request, check) pairs pipelined, and judge the answers in order."""
+        answers = self.conn.request_many([(cmd, fields) for (cmd, fields), _ in pairs])
+        return self._judged([check for _, check in pairs], answers)
+
+    def _restart_if(self, fresh: bool) -> None:
         if self.broken or fresh:
             self.conn.restart()  # AdapterFailure propagates: the caller decides
             self.caps = set(self.conn.handshake.capabilities)
             self.broken = False
-        counter = [0]
+
+    def send(self, profile: Profile, deck: list[str], dealer: int, game: Plan, choices: list[int], fresh: bool = False) -> "Pending":
+        """Set the deal up and send every request of the planned game, without waiting."""
+        self._restart_if(fresh)
+        pending = Pending(profile, deck, dealer, game, choices, fresh)
+        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state, game.setup_rules)
+        for i, step in enumerate(game.steps):
+            pairs += self._step_checks(profile, i, step)
+        if game.last_legal is not None:
+            pairs += self._step_checks(profile, len(game.steps), Step(None, None, None, (), game.last_legal))
+        if game.final_state is not None:
+            last = game.steps[-1] if game.steps else Step(None, None, None, game.setup_rules)
+            pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state, last.rules)))
+        pending.checks = [check for _, check in pairs]
+        # Written now if a pipe holds it; a larger batch (every step checked) is sent in finish.
+        pending.ahead = self.conn.send_ahead([request for request, _ in pairs])
+        return pending
+
+    def finish(self, pending: "Pending") -> Trace:
+        """Read and compare the answers of a game sent; a game that differs without every step
+        checked is played again with every step checked, to find its first diverging step."""
+        game = pending.game
+        answers = self.conn.read_ahead(pending.ahead)
+        divergence = self._judged(pending.checks, answers)
+        applied = len(game.steps) if divergence is None else min(len(game.steps), divergence.steps)
+        trace = Trace(divergence, applied, pending.choices)
+        if divergence is None or game.every_step:
+            return trace
+        self.replays += 1
+        again = self.run(pending.profile, pending.deck, pending.dealer, ListSource(pending.choices), pending.fresh, True)
+        # Not found again (an implementation whose answers depend on more than the game): keep
+        # what the first pass saw.
+        return again if again.divergence is not None else trace
+
+    def _judged(self, checks: list[tuple], answers: list) -> Divergence | None:
+        """The first divergence of the answers, judged in order (an adapter failure is one: the
+        adapter is then restarted before the next game)."""
         try:
-            divergence = self._play(profile, deck, dealer, source, counter)
+            for answer, check in zip(answers, checks):
+                if isinstance(answer, AdapterFailure):
+                    raise _Adapter(answer, *check[1:5], check[6])
+                try:
+                    got = self.driver._unpacked(check[0], answer)  # the driver's own reading of an answer
+                except AdapterFailure as exc:
+                    raise _Adapter(exc, *check[1:5], check[6]) from None
+                found = self._judge(check, got)
+                if found:
+                    return found
         except _Adapter as exc:
             self.broken = True
             failure = exc.failure
-            divergence = Divergence(
-                "adapter", exc.where, exc.actions_before, exc.seat, exc.action, None, None, failure.kind, failure.message
+            return Divergence(
+                "adapter", exc.where, exc.actions_before, exc.seat, exc.action, None, None, failure.kind, failure.message,
+                keys=(failure.kind,), rules=exc.rules,
             )
-        return Trace(divergence, counter[0])
-
-    def _play(self, profile, deck, dealer, source, counter) -> Divergence | None:
-        game = Game.from_deck(profile, deck, dealer)
-        _call("setup", 0, None, None, self.driver.setup, profile.id, {"dealer": dealer, "deck": deck})
-        if "state" in self.caps:
-            found = self._state(game, "setup", 0, None, None)
-            if found:
-                return found
-        probed = False  # after the deal ends, one more action is tried: both must refuse it
-        for step in range(MAX_STEPS):
-            if game.is_over and probed:
-                break
-            if "legal_actions" in self.caps:
-                found = self._legal(game, step)
-                if found:
-                    return found
-            choice = source.next()
-            if choice is None:
-                break
-            probed = game.is_over
-            seat, action = decode(game, choice)
-            counter[0] += 1
-            found = self._apply(game, step, seat, action)
-            if found:
-                return found
         return None
 
-    def _legal(self, game: Game, step: int) -> Divergence | None:
-        """The legal actions of every seat before action `step`."""
-        for seat in game.profile.seats:
-            got = _call("legal", step, seat, None, self.driver.legal, seat)
+    # (request, check) pairs: the protocol request, and what its answer is judged against,
+    # (kind, where, step, seat, action, expected, rules).
+    def _setup_checks(self, state: dict | None, rules: tuple) -> list[tuple]:
+        return [] if state is None else [(("state", {}), ("state", "setup", 0, None, None, state, rules))]
+
+    def _step_checks(self, profile: Profile, i: int, step: Step) -> list[tuple]:
+        pairs = []
+        for seat in profile.seats if step.legal is not None else ():
+            pairs.append((("legal", {"seat": seat}), ("legal", "legal", i, seat, None, step.legal[seat], ())))
+        if step.action is not None:
+            pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want, step.rules)))
+        if step.state is not None:
+            pairs.append((("state", {}), ("state", "state", i, step.seat, step.action, step.state, step.rules)))
+        return pairs
+
+    def _judge(self, check: tuple, got: object) -> Divergence | None:
+        kind, where, step, seat, action, want, rules = check
+        if kind == "setup":
+            return None  # the answer carries `ok` (ANSWER_KEYS), nothing to compare
+        if kind == "legal":
             if not isinstance(got, list) or not all(isinstance(a, dict) for a in got):
-                raise _Adapter(AdapterFailure("bad_answer", f"legal: not a list of actions: {short(got)}"), "legal", step, seat, None)
-            found = legal_divergence(game.legal_actions(seat), got, step, seat)
-            if found:
-                return found
-        return None
-
-    def _apply(self, game: Game, step: int, seat: int, action: dict) -> Divergence | None:
-        """Apply the action to both; compare the answers, then the states."""
-        try:
-            game.apply(seat, action)
-            want: object = "accepted"
-        except IllegalAction as exc:
-            want = {"refused": exc.reason}
-        result, reason = _call("apply", step, seat, action, self.driver.apply, seat, action)
-        got = "accepted" if result == "accepted" else {"refused": reason}
-        found = result_divergence(want, got, "reason_codes" in self.caps, step, seat, action)
-        if found is None and "state" in self.caps:
-            found = self._state(game, "state", step, seat, action)
+                raise _Adapter(AdapterFailure("bad_answer", f"legal: not a list of actions: {short(got)}"), where, step, seat, None)
+            found = legal_divergence(want, got, step, seat)
+        elif kind == "apply":
+            result, reason = got
+            answer = "accepted" if result == "accepted" else {"refused": reason}
+            found = result_divergence(want, answer, "reason_codes" in self.caps, step, seat, action)
+        else:
+            # The same JSON text is the same state (the common case, and cheap); otherwise the
+            # official comparator decides (hands as multisets, 1 == 1.0, extra keys ignored).
+            same = _text(want) == _text(got)
+            found = None if same else state_divergence(want, got, "setup" if where == "setup" else "state", step, seat, action)
+            if found is not None and where == "end":
+                found.message = (found.message + " (seen in the state at the end of the game)").strip()
+        if found is not None:
+            found.rules = rules
         return found
 
-    def _state(self, game: Game, where: str, step: int, seat, action) -> Divergence | None:
-        got = _call(where, step, seat, action, self.driver.state)
-        return state_divergence(game.state_json(), got, where, step, seat, action)
+
+@dataclass
+class Pending:
+    """A game sent to the implementation, its answers not read yet."""
+
+    profile: Profile
+    deck: list[str]
+    dealer: int
+    game: Plan
+    choices: list[int]
+    fresh: bool
+    checks: list[tuple] = field(default_factory=list)
+    ahead: Ahead | None = None  # what Connection.send_ahead made of its requests
+
+
+def _choices(source, game: Plan) -> list[int]:
+    """The step choices the planned game used (its source records them)."""
+    return list(getattr(source, "choices", []))[: len(game.steps)]
+
+
+def _text(value: object) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError):
+        return ""
+
+
+def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) -> tuple:
+    """The setup request, in the form the implementation declared (as the driver sends it)."""
+    fields = {"profile": profile.id, "dealer": dealer}
+    fields.update({"deck": deck} if "setup_deck" in caps else hands_and_stock(profile.id, {"deck": deck, "dealer": dealer}))
+    return ("setup", fields), ("setup", "setup", 0, None, None, None, ())
 
 
 class _Adapter(Exception):
     """An AdapterFailure, with where in the game it happened."""
 
-    def __init__(self, failure: AdapterFailure, where: str, actions_before: int, seat, action):
+    def __init__(self, failure: AdapterFailure, where: str, actions_before: int, seat, action, rules: tuple = ()):
         self.failure, self.where, self.actions_before, self.seat, self.action = failure, where, actions_before, seat, action
-
-
-def _call(where: str, step: int, seat, action, fn, *args):
-    """Call the driver, turning an AdapterFailure into _Adapter with where it happened."""
-    try:
-        return fn(*args)
-    except AdapterFailure as exc:
-        raise _Adapter(exc, where, step, seat, action) from None
+        self.rules = tuple(rules)

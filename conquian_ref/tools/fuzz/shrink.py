@@ -3,7 +3,7 @@
 A game is data drawn by a strategy: a deck choice, a dealer flip, and a list of small integers
 that each choose among the candidate actions of a step (agent.decode). The failing game is fed
 to Hypothesis as a known example and `hypothesis.find` shrinks it to the game with the fewest
-steps whose divergence has the same signature (Divergence.signature). The shrink is bounded in
+steps whose divergence has the same cause (causes.py), so each cause gets its own draft. The shrink is bounded in
 time (`--shrink-time`) and repeatable (Hypothesis is seeded from the run seed and the game);
 its result is confirmed once more on a fresh adapter.
 """
@@ -17,6 +17,7 @@ from ...conformance.failures import AdapterFailure
 from ...engine.profile import Profile
 from ..simulate import game_seed
 from .agent import CHOICE_MAX, DrawSource, GameSpec, ListSource
+from .causes import Cause, cause_of
 from .divergence import Divergence
 from .lockstep import Lockstep
 
@@ -45,7 +46,7 @@ def shrink(lockstep: Lockstep, profile: Profile, spec: GameSpec, divergence: Div
         from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes  # noqa: F401
     except ImportError:
         return Shrunk(spec, divergence, "not shrunk: Hypothesis is not installed (pip install hypothesis)")
-    search = _Search(lockstep, profile, spec, divergence.signature, seed, game, started + budget)
+    search = _Search(lockstep, profile, spec, cause_of(divergence), seed, game, started + budget, divergence.kind == "adapter")
     problem = _find(search, seed, game)
     timed_out = " (time budget reached)" if time.monotonic() > search.deadline else ""
     best = search.best[0] if search.best else None
@@ -62,7 +63,7 @@ def shrink(lockstep: Lockstep, profile: Profile, spec: GameSpec, divergence: Div
             trace = lockstep.run(profile, candidate.deck, candidate.dealer, ListSource(candidate.choices), fresh=True)
         except AdapterFailure:
             break
-        if trace.divergence is not None and trace.divergence.signature == search.target:
+        if trace.divergence is not None and cause_of(trace.divergence) == search.target:
             return Shrunk(candidate, trace.divergence, note, search.trials, time.monotonic() - started)
     note = f"not shrunk: the failing game does not fail again on a fresh adapter (flaky?){problem}"
     return Shrunk(spec, divergence, note, search.trials, time.monotonic() - started)
@@ -71,8 +72,8 @@ def shrink(lockstep: Lockstep, profile: Profile, spec: GameSpec, divergence: Div
 class _Search:
     """The property Hypothesis searches with (`diverges`), and the best game it has seen."""
 
-    def __init__(self, lockstep: Lockstep, profile: Profile, spec: GameSpec, target: tuple, seed: int, game: int,
-                 deadline: float):
+    def __init__(self, lockstep: Lockstep, profile: Profile, spec: GameSpec, target: Cause, seed: int, game: int,
+                 deadline: float, fresh: bool):
         from hypothesis import strategies as st
 
         self.lockstep, self.profile, self.spec, self.target = lockstep, profile, spec, target
@@ -81,7 +82,7 @@ class _Search:
         self.more, self.choice = st.booleans(), st.integers(0, CHOICE_MAX)
         # An adapter failure may depend on what the adapter saw before (a crash after N requests, a
         # leak): then every trial starts from a fresh adapter, as a scenario run after a restart does.
-        self.fresh = target[0] == "adapter"
+        self.fresh = fresh
         self.best: tuple[GameSpec, Divergence] | None = None
         self.key: tuple | None = None  # (deck choice, flip, choices) of the best game
         self.trials = 0
@@ -118,7 +119,7 @@ class _Search:
             self.stop = True
             return self.same_as_best(data)
         found = trace.divergence
-        if found is None or found.signature != self.target:
+        if found is None or cause_of(found) != self.target:
             return False
         key = (alt, flipped, tuple(source.choices))
         if self.key is None or (len(key[2]), key[2]) <= (len(self.key[2]), self.key[2]):
