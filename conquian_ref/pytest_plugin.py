@@ -1,7 +1,45 @@
-"""The pytest integration's documented home: `from conquian_ref.pytest_plugin import conformance`.
+"""The pytest plugin (entry point `pytest11`) and the pytest integration's documented home.
 
-It lives in conquian_ref.conformance.pytest_plugin."""
+Installed with conquian-ref, pytest loads this module in every run; it only adds the
+`--conquian-*` options, and stays inert unless `--conquian-impl` is given: then the corpus is
+collected as one test item per scenario, named by its id (conquian_ref.conformance.pytest_plugin,
+imported only then). `from conquian_ref.pytest_plugin import conformance` is the other way in:
+a test function of one's own module (docs/implementers.md has both).
+"""
 
-from .conformance.pytest_plugin import conformance
+from __future__ import annotations
 
-__all__ = ["conformance"]
+OPTIONS = (
+    ("--conquian-impl", {"metavar": "IMPL", "help": "run the conformance corpus against IMPL (a command, or python:MODULE:FACTORY)"}),
+    ("--conquian-profile", {"metavar": "PROFILE", "help": "only the scenarios of this profile"}),
+    ("--conquian-known-failures", {"metavar": "FILE", "help": "known failures (YAML): strict xfail, so a fixed one is noticed"}),
+    ("--conquian-validate-messages", {"action": "store_true", "help": "check every protocol message against schema/protocol.schema.json"}),
+    ("--conquian-corpus", {"metavar": "DIR", "help": "the scenario folder (default: the corpus shipped with conquian-ref)"}),
+    ("--conquian-timeout", {"metavar": "SECONDS", "type": float, "default": None, "help": "seconds to wait for an answer"}),
+)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("conquian", "conquian-ref conformance corpus")
+    for flag, settings in OPTIONS:
+        group.addoption(flag, dest=flag[2:].replace("-", "_"), **settings)
+
+
+def pytest_configure(config):
+    if config.getoption("conquian_impl", None):
+        from .conformance.pytest_plugin import CorpusPlugin
+
+        config.pluginmanager.register(CorpusPlugin(config), "conquian-corpus")
+
+
+def __getattr__(name: str):
+    # `conformance` is imported on first use, so that a pytest run without --conquian-impl
+    # does not load the engine at all.
+    if name == "conformance":
+        from .conformance.pytest_plugin import conformance
+
+        return conformance
+    raise AttributeError(name)
+
+
+__all__ = ["conformance", "pytest_addoption", "pytest_configure"]

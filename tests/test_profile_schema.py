@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from conquian_ref.spec.schemas import load_schema, registry, schema_names, validator
 
 SHIPPED = ["anglo-american-v1", "torno-cisneros-v1"]
-COMMON = "https://conquian-ref.example/schema/common.schema.json"
+COMMON = "common.schema.json"  # schemas carry no $id: each is registered under its file name
 
 
 def shipped_profile_files():
@@ -63,12 +63,13 @@ def assert_rejected_at(data: dict, path: tuple) -> None:
 # --- the schemas themselves ---------------------------------------------------------------
 
 
-def test_schemas_are_valid_2020_12_and_carry_their_ids():
+def test_schemas_are_valid_2020_12_and_carry_no_id():
     # Every shipped schema (load_schema itself does not meta-validate, to keep start-up fast).
+    # No $id (issue 13, item 1): a relative $ref then resolves beside the file, wherever it is read.
     for name in [n.removesuffix(".schema.json") for n in schema_names()]:
         schema = load_schema(name)
         Draft202012Validator.check_schema(schema)
-        assert schema["$id"] == f"https://conquian-ref.example/schema/{name}.schema.json"
+        assert "$id" not in schema, name
 
 
 def test_load_schema_accepts_short_and_file_names_and_caches():
@@ -252,7 +253,7 @@ def test_spielanleitung_variation_is_admitted(changes):
     assert errors(data) == []
 
 
-# --- shared definitions in common.schema.json, reached by $id through the registry ----------
+# --- shared definitions in common.schema.json, reached by file name through the registry ----------
 
 
 def common(name: str) -> Draft202012Validator:

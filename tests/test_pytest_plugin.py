@@ -1,8 +1,20 @@
-"""The pytest integration: another project runs the corpus inside its own test suite."""
+"""The pytest integration: another project runs the corpus inside its own test suite, through
+the `conformance(...)` factory or the plugin (`--conquian-impl`, issue 13 item 6)."""
 
 from __future__ import annotations
 
+import shutil
+import sys
 import textwrap
+from importlib.metadata import entry_points
+from itertools import islice
+from pathlib import Path
+
+import yaml
+
+from conquian_ref.conformance.check import run_check
+from conquian_ref.conformance.reports import text_report
+from conquian_ref.spec.scenario import corpus_dir, find_scenario_files
 
 pytest_plugins = ["pytester"]
 
@@ -59,3 +71,98 @@ def test_a_deviating_engine_fails_with_file_step_and_annotation(pytester):
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed", 0) >= 1, result.stdout.str()
     result.stdout.fnmatch_lines(["*aa-0001*check.legal*", "*expected:*pass*", "*annotation:*"])
+
+
+# -- issue 13, item 6: the plugin (pytest11 entry point, --conquian-* options) --------------------
+
+
+REFERENCE_IMPL = "python:conquian_ref.conformance.adapter:ReferenceAdapter"
+ADAPTERS = Path(__file__).parent / "adapters"
+# Three deal scenarios with dealt hands, taken from the data (no id written here).
+DEALS = list(islice((p for p in sorted(find_scenario_files([corpus_dir()])) if "\n  hands:" in p.read_text(encoding="utf-8")), 3))
+IDS = [yaml.safe_load(p.read_text(encoding="utf-8"))["id"] for p in DEALS]
+
+
+def small_corpus(pytester) -> Path:
+    corpus = pytester.path / "corpus"
+    corpus.mkdir()
+    for path in DEALS:
+        shutil.copy(path, corpus)
+    return corpus
+
+
+def test_issue_13_plugin_is_registered_through_the_pytest11_entry_point():
+    found = {e.name: e.value for e in entry_points(group="pytest11")}
+    assert found.get("conquian_ref") == "conquian_ref.pytest_plugin"
+
+
+def test_issue_13_plugin_is_inert_without_conquian_impl(pytester):
+    pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "conquian" not in result.stdout.str()
+    helped = pytester.runpytest("--help")
+    for option in ("--conquian-impl", "--conquian-profile", "--conquian-known-failures", "--conquian-validate-messages", "--conquian-corpus"):
+        assert option in helped.stdout.str()
+
+
+def test_issue_13_plugin_makes_one_item_per_scenario_named_by_its_id(pytester):
+    small_corpus(pytester)
+    result = pytester.runpytest("-v", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
+                                "--conquian-validate-messages", "-k", f"{IDS[0]} or {IDS[1]}")
+    result.assert_outcomes(passed=2, deselected=1)
+    out = result.stdout.str()
+    assert f"conquian::{IDS[0]} PASSED" in out and f"conquian::{IDS[1]} PASSED" in out, out
+
+
+def test_issue_13_plugin_failure_is_the_check_runners_text_without_chained_tracebacks(pytester):
+    corpus = small_corpus(pytester)
+    card = yaml.safe_load(DEALS[0].read_text(encoding="utf-8"))["setup"]["hands"][0][0]
+    impl = f"{sys.executable} {ADAPTERS / 'crash_on_card.py'} --card {card}"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.str()
+    assert "During handling" not in out and "Traceback" not in out, out
+    # The check runner's report of the same run holds the same block, line for line.
+    expected = text_report(run_check(impl, corpus=corpus, patterns=[IDS[0]]))
+    block = expected[expected.index(f"ERRORED {IDS[0]}") :].split("\n\n")[0]
+    for line in block.splitlines():
+        if "adapter stderr" not in line and not line.startswith("    |"):
+            assert line.replace(str(corpus), "corpus") in out, line
+    assert f"engine: cannot deal {card} to seat 0" in out
+
+
+def test_issue_13_plugin_known_failure_that_passes_is_a_strict_xpass(pytester):
+    small_corpus(pytester)
+    pytester.makefile(".yaml", known=f"- id: {IDS[0]}\n  reason: pretend house rule\n")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
+                                "--conquian-known-failures", "known.yaml", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    result.stdout.fnmatch_lines(["*XPASS(strict)*pretend house rule*"])
+
+
+def test_issue_13_plugin_bad_corpus_option_is_one_line(pytester):
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "nowhere")
+    out = result.stdout.str()
+    assert result.ret != 0 and "conquian: --conquian-corpus: nowhere: no such folder" in out, out
+    assert "Traceback" not in out
+
+
+def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
+    small_corpus(pytester)
+    card = yaml.safe_load(DEALS[0].read_text(encoding="utf-8"))["setup"]["hands"][0][0]
+    impl = f"{sys.executable} {ADAPTERS / 'crash_on_card.py'} --card {card}"
+    pytester.makepyfile(test_conformance=_module(impl, ", corpus='corpus'"))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.str()
+    assert "During handling" not in out and f"engine: cannot deal {card} to seat 0" in out, out
+
+
+def test_issue_13_plugin_failed_handshake_is_one_clear_failure(pytester):
+    small_corpus(pytester)
+    impl = f"{sys.executable} {ADAPTERS / 'bad_handshake.py'}"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.str()
+    assert "failed the handshake" in out and "Traceback" not in out and "During handling" not in out, out

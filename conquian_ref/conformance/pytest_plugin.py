@@ -1,16 +1,26 @@
-"""Run the conformance corpus inside another project's pytest suite.
+"""Run the conformance corpus inside another project's pytest suite, in one of two ways.
 
-In a test module of your project:
+The plugin (registered through the `pytest11` entry point by conquian_ref.pytest_plugin, which
+adds the options and registers `CorpusPlugin` only when `--conquian-impl` is given):
+
+    pytest --conquian-impl "python:my_engine.adapter:Adapter" --conquian-profile <profile id> \
+        --conquian-known-failures conquian-known.yaml --conquian-validate-messages
+
+collects one item per scenario, named by its id (`conquian::tc-0101`, so `-k tc-0101` picks it),
+and shows a failure exactly as `conquian-ref check` does (file and line, step, expected against
+got, rules, annotation, the reproduction command), with no Python traceback.
+
+The factory, in a test module of your project:
 
     from conquian_ref.pytest_plugin import conformance
 
     test_conquian = conformance("python:my_engine.adapter:Adapter")   # or a command line
     # optional: profile=<a profile id>, known_failures="conquian-known.yaml", corpus="my/cases"
 
-pytest then collects one test per scenario, named by its id (`test_conquian[tc-0101]`). A
-failure shows the scenario's file and line, the step, expected against got, the rules and the
-annotation; a scenario the implementation cannot run (profile or capability) is skipped with
-the reason; a listed known failure is a strict xfail, so a fixed deviation is noticed.
+pytest then collects one test per scenario, named by its id (`test_conquian[tc-0101]`).
+
+In both, a scenario the implementation cannot run (profile or capability) is skipped with the
+reason, and a listed known failure is a strict xfail, so a fixed deviation is noticed.
 `python:MODULE:FACTORY` runs in-process: FACTORY() must return an object whose
 `handle(request) -> answer` speaks docs/protocol.md with dicts instead of lines.
 """
@@ -27,6 +37,7 @@ from .client import Connection
 from .driver import ImplementationDriver
 from .failures import AdapterFailure
 from .replay import replay
+from ..engine.errors import ConquianError
 from ..spec.scenario import corpus_dir, load_corpus
 
 
@@ -66,7 +77,11 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
                             capabilities=handshake.capabilities)
         except AdapterFailure as exc:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
-            pytest.fail(f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}", pytrace=False)
+            failed = f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}"
+        else:
+            failed = None
+        if failed:  # failed outside the except block: no "During handling of the above exception"
+            pytest.fail(failed, pytrace=False)
         if result.failure:
             pytest.fail(
                 result.failure.describe(scenario)
@@ -76,3 +91,128 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
             )
 
     return test_scenario
+
+
+# -- the plugin ---------------------------------------------------------------------------------------
+class ScenarioFailed(Exception):
+    """A scenario failed or its adapter misbehaved; the text is the check runner's."""
+
+
+class CorpusPlugin:
+    """Registered when `--conquian-impl` is given: adds the corpus' items, holds the connection."""
+
+    def __init__(self, config):
+        self.config = config
+        self.impl = config.getoption("conquian_impl")
+        self.conn: Connection | None = None
+        self.handshake = None
+
+    @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: the scenarios are items like any other
+    def pytest_collection_modifyitems(self, session, config, items):
+        # genitems reports the collection as pytest's own does, so the counts and --collect-only hold.
+        items.extend(session.genitems(Corpus.from_parent(session, name="conquian", nodeid="conquian", plugin=self)))
+
+    def connection(self) -> Connection:
+        """The shared connection, started (and its handshake made) on first use."""
+        if self.conn is None:
+            from .client import DEFAULT_TIMEOUT
+            from .protocol import MessageValidator
+
+            trace = MessageValidator() if self.config.getoption("conquian_validate_messages") else None
+            conn = Connection(self.impl, self.config.getoption("conquian_timeout") or DEFAULT_TIMEOUT, trace=trace)
+            try:
+                self.handshake = conn.start()
+            except AdapterFailure as exc:
+                conn.close()
+                raise ScenarioFailed(f"the implementation {self.impl} failed the handshake: {exc}{_stderr(exc)}") from None
+            self.conn = conn
+        return self.conn
+
+    def drop(self) -> None:
+        """Close the connection: the next scenario starts a fresh adapter (as check restarts it)."""
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def pytest_unconfigure(self, config):
+        self.drop()
+
+
+class Corpus(pytest.Collector):
+    """The corpus as a collector: one ScenarioItem per selected scenario."""
+
+    def __init__(self, *, plugin: CorpusPlugin, **kwargs):
+        super().__init__(**kwargs)
+        self.plugin = plugin
+
+    def collect(self):
+        from ..spec.known import load_known_failures
+
+        option = self.config.getoption
+        corpus = Path(option("conquian_corpus")) if option("conquian_corpus") else corpus_dir()
+        if not corpus.is_dir():
+            raise ConquianError(f"--conquian-corpus: {corpus}: no such folder")
+        scenarios, problems = load_corpus([corpus])
+        if problems:
+            raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
+        known_file = option("conquian_known_failures")
+        known = load_known_failures(known_file) if known_file else {}
+        for scenario in select(scenarios, option("conquian_profile"), []):
+            item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario, plugin=self.plugin)
+            if scenario.id in known:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=known[scenario.id], raises=ScenarioFailed))
+            yield item
+
+    def repr_failure(self, excinfo, style=None):
+        if excinfo.errisinstance(ConquianError):  # a bad option or corpus: its one line
+            return f"conquian: {excinfo.value}"
+        return super().repr_failure(excinfo, style=style)
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario, named by its id; its failure text is the check runner's."""
+
+    def __init__(self, *, scenario, plugin: CorpusPlugin, **kwargs):
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.plugin = plugin
+
+    def runtest(self):
+        from .check import Result, Run, reproduce_command
+        from .reports import _failure_text
+
+        conn = self.plugin.connection()
+        reason = skip_reason(self.scenario, self.plugin.handshake)
+        if reason:
+            pytest.skip(reason)
+        try:
+            outcome = replay(self.scenario, ImplementationDriver(conn), reasons="reason_codes" in self.plugin.handshake.capabilities)
+            result = Result(self.scenario, "failed" if outcome.failure else "passed", outcome.failure)
+        except AdapterFailure as exc:
+            self.plugin.drop()
+            result = Result(self.scenario, "errored", adapter=exc)
+        if result.status == "passed":
+            return
+        # The lines of the check runner's text report (conformance/reports.py text_report).
+        run = Run(self.plugin.impl, self.plugin.handshake, corpus=str(self.config.getoption("conquian_corpus") or corpus_dir()))
+        scenario = self.scenario
+        raise ScenarioFailed("\n".join([
+            f"{result.status.upper()} {scenario.id} — {scenario.data['title']}",
+            _failure_text(result),
+            f"  rules: {', '.join(scenario.rules)}",
+            "  annotation: " + " ".join(scenario.data["annotation"].split()),
+            f"  reproduce: {reproduce_command(run, result)}",
+        ]))
+
+    def repr_failure(self, excinfo, style=None):
+        if excinfo.errisinstance(ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.scenario.path, 0, f"conquian: {self.scenario.id}"
+
+
+def _stderr(exc: AdapterFailure) -> str:
+    tail = " | ".join(exc.stderr.strip().splitlines()[-3:])
+    return f" (adapter stderr: {tail})" if tail else ""

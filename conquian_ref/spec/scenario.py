@@ -115,8 +115,23 @@ def _schema_problems(scenario: Scenario) -> list[Problem]:
         while best.context:
             best = min(best.context, key=lambda e: (-len(e.absolute_path), str(e.message)))
         path = tuple(best.absolute_path)
-        found.append(scenario.problem(path, _short(best.message)))
+        found.append(scenario.problem(path, _short(best.message + _did_you_mean(best))))
     return sorted(set(found), key=lambda p: (p.line, p.field))
+
+
+def _did_you_mean(err) -> str:
+    """For a field the schema does not admit (a typo such as `phse` in a state check), the
+    admitted field it is closest to, so the message names the fix."""
+    if err.validator != "additionalProperties" or not isinstance(err.instance, dict):
+        return ""
+    import difflib
+
+    known = list(err.schema.get("properties", {}))
+    hints = []
+    for name in err.instance:
+        close = difflib.get_close_matches(str(name), known, n=1) if name not in known else []
+        hints += [f"{close[0]!r} (for {name!r})"] if close else []
+    return f"; did you mean {', '.join(hints)}?" if hints else ""
 
 
 def _short(message: str) -> str:

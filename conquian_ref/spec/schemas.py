@@ -6,12 +6,18 @@ data-only sub-package `conquian_ref._schema`). Lookup order: the package's `_sch
 then `../schema/` next to the package, which is where they are in a source checkout and in an
 editable install.
 
+The files carry no `$id`, and refer to one another by relative reference
+("common.schema.json#/$defs/card"): a reference resolves beside the file that holds it, wherever
+that file is read from (docs/editors.md says why), so any validator or editor given the file's
+path follows it. Here every schema is registered under its file name, which is the same thing.
+
 - `load_schema(name)`: the parsed schema (tests check each against the 2020-12 meta-schema). `name` is
   a file name ("profile.schema.json") or its short form ("profile").
-- `validator(name)`: a `jsonschema.Draft202012Validator` for that schema whose `$ref`s resolve
-  through `registry()`, so schemas refer to one another by `$id` (for example
-  "common.schema.json#/$defs/card" inside https://conquian-ref.example/schema/...).
-- `registry()`: a `referencing.Registry` holding every shipped schema under its `$id`.
+- `validator(name)`: a `jsonschema.Draft202012Validator` for that schema, on its bundled form.
+- `bundled(name)`: the schema as one self-contained document, every `$ref` inlined; for the
+  scenario schema it is also shipped as `scenario.bundled.schema.json` (`python -m
+  conquian_ref.spec.schemas` writes it again; tests/test_schemas_anywhere.py keeps it in sync).
+- `registry()`: a `referencing.Registry` holding every shipped schema under its file name.
 
 Everything is loaded once and cached; the returned objects are shared, so do not mutate them.
 """
@@ -19,10 +25,11 @@ Everything is loaded once and cached; the returned objects are shared, so do not
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -47,6 +54,16 @@ def schema_names() -> list[str]:
     return sorted(p.name for p in _schema_dir().iterdir() if p.name.endswith(".json"))
 
 
+BUNDLED = {"scenario.schema.json": "scenario.bundled.schema.json"}
+"""The schemas also shipped as one self-contained file (for editors and validators that do not
+follow references between files, such as ajv without `-r`), and that file's name."""
+
+
+def schema_file(name: str) -> Path:
+    """The path of the shipped schema file `name` (in the installed package, or in schema/)."""
+    return _schema_dir() / _file_name(name)
+
+
 def load_schema(name: str) -> dict:
     """The schema `name` ("profile" or "profile.schema.json"), parsed and meta-schema checked."""
     return _load(_file_name(name))
@@ -64,24 +81,58 @@ def _load(file_name: str) -> dict:
 
 @cache
 def registry() -> Registry:
-    """Every shipped schema, registered under its `$id`."""
-    resources_by_id = []
-    for file_name in schema_names():
-        schema = load_schema(file_name)
-        if "$id" not in schema:
-            raise ValueError(f"schema {file_name} has no $id")
-        resources_by_id.append((schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012)))
-    return Registry().with_resources(resources_by_id).crawl()
+    """Every shipped schema, registered under its file name (the base its references resolve against)."""
+    resources = [(name, Resource.from_contents(load_schema(name), default_specification=DRAFT202012)) for name in schema_names()]
+    return Registry().with_resources(resources).crawl()
 
 
 def validator(name: str) -> Draft202012Validator:
-    """A Draft 2020-12 validator for schema `name`, resolving `$ref`s between schemas by `$id`."""
+    """A Draft 2020-12 validator for schema `name` (its bundled form: the same meaning)."""
     return _validator(_file_name(name))
 
 
 @cache
 def _validator(file_name: str) -> Draft202012Validator:
-    return Draft202012Validator(_bundled(file_name), registry=registry())
+    return _Fast(_bundled(file_name), registry=registry())
+
+
+def _fast_items(validator, items, instance, schema):
+    """`items` with a shortcut for a list of strings under a `{"type": "string", "pattern": P}`
+    schema (cards, rule ids): when every item matches, there is nothing to report; otherwise the
+    standard keyword runs, so the errors are exactly jsonschema's. Descending into each item cost
+    most of the time of validating the corpus (a hand, a stock and every use are card lists)."""
+    if isinstance(instance, list) and isinstance(items, dict) and items.get("type") == "string" and set(items) <= _LEAF:
+        pattern = _pattern(items.get("pattern", ""))
+        if all(type(item) is str and pattern.search(item) for item in instance):
+            return
+    yield from _items(validator, items, instance, schema)
+
+
+_items = Draft202012Validator.VALIDATORS["items"]
+_LEAF = {"type", "pattern", "description"}
+_pattern = cache(re.compile)
+_Fast = validators.extend(Draft202012Validator, {"items": _fast_items})
+
+
+def bundled(name: str) -> dict:
+    """Schema `name` as one self-contained document: every `$ref` inlined (except where a
+    definition refers back to itself; no shipped schema does), no `$defs` left to refer to."""
+    schema = _bundled(_file_name(name))
+    body = {k: v for k, v in schema.items() if k != "$defs"}
+    # A recursive definition would stay behind its $ref, with the $defs it needs.
+    return schema if '"$ref"' in json.dumps(body) else body
+
+
+def bundled_text(name: str) -> str:
+    """The text of the bundled file of schema `name`, as written to `BUNDLED[...]`."""
+    file_name = _file_name(name)
+    schema = {
+        "$schema": _load(file_name)["$schema"],
+        "$comment": f"Generated from {file_name} and the schemas it refers to, every $ref inlined, by "
+        "`python -m conquian_ref.spec.schemas`: edit the source, not this file.",
+        **{k: v for k, v in bundled(file_name).items() if k != "$schema"},
+    }
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
 def _bundled(file_name: str) -> dict:
@@ -139,5 +190,16 @@ def _inlined(schema: dict) -> dict:
 @cache
 def definition_validator(name: str, pointer: str) -> Draft202012Validator:
     """A validator for one definition inside schema `name`, e.g. ("protocol", "/$defs/requests/setup")."""
-    schema_id = _load(_file_name(name))["$id"]
-    return Draft202012Validator({"$ref": f"{schema_id}#{pointer}"}, registry=registry())
+    return Draft202012Validator({"$ref": f"{_file_name(name)}#{pointer}"}, registry=registry())
+
+
+def main() -> None:
+    """Write the bundled files (`BUNDLED`) into schema/ of this source checkout."""
+    target = Path(__file__).resolve().parents[2] / "schema"
+    for source, bundle in BUNDLED.items():
+        (target / bundle).write_text(bundled_text(source), encoding="utf-8")
+        print(f"wrote {target / bundle}")
+
+
+if __name__ == "__main__":
+    main()

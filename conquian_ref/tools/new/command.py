@@ -18,6 +18,7 @@ from pathlib import Path
 from ...engine.errors import ConquianError, MalformedInput
 from .. import yamltext
 from .draft import draft_text
+from .modeline import modeline
 from .ids import id_prefix, next_id, slug_of
 
 # The folders of a profile's scenarios, one a rule area (scenarios/README.md).
@@ -63,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         if not Path(folder).is_dir():
             raise ConquianError(f"--corpus: {folder}: no such folder")
     scenario_id = next_id(id_prefix(profile), folders)
-    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top)
     path = out / profile.id / args.area / f"{scenario_id}-{slug_of(title)}.yaml"
+    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
     if path.exists():
         raise ConquianError(f"{path}: already exists")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
-"""The text of a new draft scenario: the modeline, the fields, a TODO annotation, the setup
-(hands completed with harmless cards, harmless.py), and a steps section holding a first check
-to record and commented examples. Each line is written here as an author would write it, with
+"""The text of a new draft scenario: the modeline (modeline.py), the fields, a TODO annotation,
+the setup (hands completed with harmless cards, harmless.py), and a steps section holding a
+first check to record and commented examples. Each line is written here as an author would write it, with
 comments saying what to do next (docs/authoring.md, "2. new").
 """
 
@@ -10,14 +10,14 @@ import textwrap
 
 from .harmless import complete_hands, exchange_pick
 
-MODELINE = "# yaml-language-server: $schema=../../../schema/scenario.schema.json"
 PLACEHOLDER_ANNOTATION = "TODO: why each expectation follows from the rules"
 
 
 def draft_text(profile, scenario_id: str, title: str, rules: list[str], area: str, dealer: int,
-               given: list[list[int]], top: list[int]) -> str:
-    """The text of a new draft scenario."""
-    head = _head(profile, scenario_id, title, rules)
+               given: list[list[int]], top: list[int], modeline: str) -> str:
+    """The text of a new draft scenario, under `modeline` (modeline.py: it depends on where the
+    draft is written)."""
+    head = [modeline, *_head(profile, scenario_id, title, rules)]
     body = _match_body(dealer) if area == "match" else _deal_body(profile, dealer, given, top)
     return "\n".join(head + body) + "\n"
 
@@ -41,7 +41,6 @@ def _head(profile, scenario_id: str, title: str, rules: list[str]) -> list[str]:
         plain = False
     todo = f"{PLACEHOLDER_ANNOTATION}, citing the rule ids ({', '.join(rules)})."
     return [
-        MODELINE,
         f"id: {scenario_id}",
         f"title: {title if plain else scalar(title)}",
         f"profile: {profile.id}",

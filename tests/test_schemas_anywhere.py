@@ -1,0 +1,246 @@
+"""Issue 13, item 1: the schemas work anywhere, not only inside conquian_ref.spec.schemas.
+
+- check-jsonschema (PyPI) validates scenarios against schema/scenario.schema.json with no flag
+  but --schemafile, run from a folder that is not the repository (its references resolve beside
+  the schema file), and against the bundled single-file schema;
+- ajv (npm ajv-cli, installed into a cache folder; skipped with the reason when npm or the
+  registry is not there) validates the whole corpus against the bundled schema;
+- plain `jsonschema.validate` takes schema/report.schema.json as it is, with no registry;
+- the bundled schema is the generator's output (regenerated and compared) and has no `$ref`;
+- `new --out DIR` writes a modeline that resolves from where the draft is written;
+- lint names a field that does not belong to an action type, and a misspelt state check key.
+
+check-jsonschema follows a reference between files slowly (about 0.4 s a scenario here, where the
+bundled schema takes 0.03 s), so it sees a few scenarios spread over the corpus; ajv sees them all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from conquian_ref import cli
+from conquian_ref.conformance.reference import Reference
+from conquian_ref.engine.actions import FIELDS
+from conquian_ref.spec.scenario import corpus_dir, find_scenario_files
+from conquian_ref.spec.schemas import BUNDLED, bundled_text, load_schema, schema_file
+from conquian_ref.tools.lint import lint
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "schema"
+BASE = Path(__file__).parent / "samples" / "valid" / "tc-9000-base.yaml"
+CORPUS = sorted(find_scenario_files([corpus_dir()]))
+SAMPLE = CORPUS[:: max(1, len(CORPUS) // 3)][:3]  # three scenarios spread over the corpus
+PASS_WITH_CARD = "Additional properties are not allowed ('card' was unexpected)"
+
+
+def broken(tmp_path: Path, old: str, new: str, name: str = "broken.yaml") -> Path:
+    """The valid base sample with `old` replaced by `new`, written to tmp_path/name."""
+    text = BASE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def pass_with_card(tmp_path: Path) -> Path:
+    return broken(tmp_path, "action: {type: exchange, card: 1O}", "action: {type: pass, card: 5E}")
+
+
+# -- check-jsonschema ---------------------------------------------------------------------------
+def check_jsonschema(schemafile: Path, files: list[Path], cwd: Path) -> dict:
+    exe = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or shutil.which("check-jsonschema")
+    if exe is None:
+        pytest.skip("check-jsonschema is not installed (pip install -e '.[test]' installs it)")
+    done = subprocess.run(
+        [exe, "--output-format", "json", "--schemafile", str(schemafile), *map(str, files)],
+        cwd=cwd, capture_output=True, text=True, timeout=120,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("schemafile", ["scenario.schema.json", BUNDLED["scenario.schema.json"]])
+def test_issue_13_check_jsonschema_validates_scenarios_with_no_extra_flags(tmp_path, schemafile):
+    # From a folder outside the repository: nothing may depend on the working directory.
+    bad = pass_with_card(tmp_path)
+    report = check_jsonschema(SCHEMA / schemafile, [*SAMPLE, bad], cwd=tmp_path)
+    assert report["status"] == "fail"
+    assert [e["filename"] for e in report["errors"]] == [str(bad)], report["errors"]
+    assert PASS_WITH_CARD in report["errors"][0]["message"]
+    assert report["parse_errors"] == []
+
+
+# -- ajv ------------------------------------------------------------------------------------------
+def ajv() -> Path:
+    """ajv-cli, installed once into a cache folder (CONQUIAN_AJV_DIR, else the temp folder)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: ajv is not tried")
+    home = Path(os.environ.get("CONQUIAN_AJV_DIR") or Path(tempfile.gettempdir()) / "conquian-ref-ajv")
+    exe = home / "node_modules" / ".bin" / "ajv"
+    if not exe.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        try:
+            done = subprocess.run(
+                [npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", "--silent", "ajv-cli@5"],
+                capture_output=True, text=True, timeout=180,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.skip("npm install ajv-cli timed out (registry unreachable?)")
+        if done.returncode != 0 or not exe.exists():
+            pytest.skip(f"npm install ajv-cli failed: {(done.stderr or done.stdout).strip()[-200:]}")
+    return exe
+
+
+def test_issue_13_ajv_validates_the_whole_corpus_with_the_bundled_schema(tmp_path):
+    exe = ajv()
+    bad = pass_with_card(tmp_path)
+    done = subprocess.run(
+        [str(exe), "validate", "--spec=draft2020", "--errors=json", "-s", str(SCHEMA / BUNDLED["scenario.schema.json"]),
+         "-d", str(corpus_dir() / "**" / "*.yaml"), "-d", str(bad)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    lines = (done.stdout + done.stderr).splitlines()
+    valid = [line for line in lines if line.endswith(" valid")]
+    assert len(valid) == len(CORPUS), "\n".join(lines[:20])
+    assert f"{bad} invalid" in lines, "\n".join(lines[:20])
+    assert done.returncode != 0
+    assert '"additionalProperty": "card"' in done.stderr
+
+
+# -- plain jsonschema -------------------------------------------------------------------------------
+def test_issue_13_plain_jsonschema_validates_a_report_with_report_schema_alone(tmp_path, capsys):
+    out, corpus = tmp_path / "report.json", tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(CORPUS[0], corpus)  # one scenario: a real report, made quickly
+    assert cli.main(["check", "--corpus", str(corpus), "--json", str(out)]) == 0
+    capsys.readouterr()
+    report = json.loads(out.read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMA / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(report, schema)  # no registry, no base URI: the file stands alone
+    report["results"][0]["rules"] = ["not-a-rule"]
+    with pytest.raises(jsonschema.ValidationError, match="does not match"):
+        jsonschema.validate(report, schema)
+
+
+def test_issue_13_report_rule_id_is_the_common_definition():
+    assert load_schema("report")["$defs"]["rule_id"]["pattern"] == load_schema("common")["$defs"]["rule_id"]["pattern"]
+
+
+# -- the bundled schema ---------------------------------------------------------------------------
+def test_issue_13_bundled_scenario_schema_is_in_sync_and_self_contained():
+    for source, bundle in BUNDLED.items():
+        text = (SCHEMA / bundle).read_text(encoding="utf-8")
+        assert text == bundled_text(source), f"schema/{bundle} is stale: run python -m conquian_ref.spec.schemas"
+        assert '"$ref"' not in text
+        jsonschema.Draft202012Validator.check_schema(json.loads(text))
+        assert schema_file(bundle).is_file()  # shipped (package data: conquian_ref/_schema/*.json)
+
+
+# -- what the schema itself says ----------------------------------------------------------------------
+def test_issue_13_one_schema_branch_per_action_shape_matching_the_engine():
+    action = load_schema("scenario")["$defs"]["action"]
+    assert action["properties"]["type"]["enum"] == list(FIELDS)
+    fields_of = {}
+    for branch in action["allOf"]:
+        for kind in branch["if"]["properties"]["type"]["enum"]:
+            assert kind not in fields_of, f"{kind} has two branches"
+            fields_of[kind] = tuple(branch["then"]["required"])
+            assert set(branch["then"]["properties"]) == {"type", *fields_of[kind]}
+            assert branch["then"]["additionalProperties"] is False
+    assert fields_of == FIELDS
+
+
+def test_issue_13_check_keys_are_the_keys_of_a_state_and_an_observation():
+    data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    reference = Reference()
+    reference.setup(data["profile"], data["setup"])
+    check = load_schema("scenario")["$defs"]["check"]["properties"]
+    assert set(check["state"]["properties"]) == set(reference.state())
+    assert check["state"]["additionalProperties"] is False
+    match = check["observation"]["properties"]["match"]
+    assert set(match["properties"]) == set(reference.observation(0))
+    assert match["additionalProperties"] is False
+
+
+# -- lint's messages ----------------------------------------------------------------------------------
+def test_issue_13_lint_names_the_field_a_pass_does_not_take(tmp_path):
+    path = pass_with_card(tmp_path)
+    read, problems = lint([path])
+    assert [str(p) for p in problems] == [f"{path}:16: steps[0].action: {PASS_WITH_CARD}"]
+
+
+def test_issue_13_lint_refuses_a_misspelt_state_check_key(tmp_path):
+    path = broken(tmp_path, "state: {phase: play", "state: {phse: play")
+    read, problems = lint([path])
+    assert [str(p) for p in problems] == [
+        f"{path}:20: steps[1].check.state: Additional properties are not allowed ('phse' was unexpected); "
+        "did you mean 'phase' (for 'phse')?"
+    ]
+
+
+def test_issue_13_lint_refuses_a_misspelt_observation_key(tmp_path):
+    path = broken(tmp_path, "state: {phase: play, to_act: [1]}", "observation: {seat: 0, match: {stok_count: 22}}")
+    read, problems = lint([path])
+    assert len(problems) == 1 and "'stok_count' was unexpected" in problems[0].message, problems
+
+
+# -- new --out: the modeline ------------------------------------------------------------------------
+def new_draft(capsys, out: Path) -> Path:
+    data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    status = cli.main(["new", "--profile", data["profile"], "--area", "opening", "--rules", data["rules"][0],
+                       "--title", "A draft to read its modeline", "--dealer", "0", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return Path(captured.out.strip())
+
+
+def schema_of(draft: Path) -> str:
+    first = draft.read_text(encoding="utf-8").splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix), first
+    return first[len(prefix):]
+
+
+def test_issue_13_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_path, capsys):
+    project = tmp_path / "project"
+    shutil.copytree(SCHEMA, project / "schema")
+    draft = new_draft(capsys, project / "corpus")
+    target = schema_of(draft)
+    assert not target.startswith(("/", "file:")), target
+    assert (draft.parent / target).resolve() == (project / "schema" / "scenario.schema.json").resolve()
+
+
+def test_issue_13_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path, capsys):
+    draft = new_draft(capsys, tmp_path / "elsewhere")
+    target = schema_of(draft)
+    assert target.startswith("file:///"), target
+    path = Path(target[len("file://"):])
+    assert path.is_file() and path.name == BUNDLED["scenario.schema.json"]
+    assert '"$ref"' not in path.read_text(encoding="utf-8")
+
+
+def test_issue_13_fast_items_reports_exactly_what_jsonschema_reports():
+    # The validator's shortcut for lists of cards (spec/schemas.py _fast_items) must change
+    # nothing but the time: the same errors as the plain Draft 2020-12 validator, on bad cards.
+    from conquian_ref.spec.schemas import bundled, validator
+
+    data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
+    data["setup"]["stock"][3:5] = ["7X", 12]
+    data["rules"].append("tc-xch-1")
+    plain = jsonschema.Draft202012Validator(bundled("scenario"))
+
+    def errors(v) -> list:
+        return sorted((list(e.absolute_path), e.message) for e in v.iter_errors(data))
+
+    assert errors(validator("scenario")) == errors(plain) and len(errors(plain)) == 3
