@@ -46,10 +46,11 @@ def one_line_error(status: int, out: str, err: str, *fragments: str) -> None:
 
 
 def new_draft(capsys, tmp_path, *extra) -> Path:
+    (tmp_path / "scenarios").mkdir(exist_ok=True)
     status, out, err = run(
         capsys, "new", "--profile", "torno-cisneros-v1", "--area", "opening",
         "--rules", "TC-OPEN-1, C-SET-1, C-TURN-5", "--title", "The non-dealer sets the opening card 4C with 4O 4E",
-        "--hand1", "4O 4E", "--stock-top", "4C", "--dealer", "0", "--out", tmp_path / "scenarios", *extra,
+        "--hand1", "4O 4E", "--stock-top", "4C", "--dealer", "0", "--corpus", tmp_path / "scenarios", *extra,
     )
     assert status == 0, err
     path = Path(out.strip())
@@ -138,7 +139,7 @@ def test_new_anglo_american_draft_records_and_lints(capsys, tmp_path):
     status, out, err = run(
         capsys, "new", "--profile", "anglo-american-v1", "--area", "turn", "--rules", "C-TURN-2",
         "--title", "A use of the opening card with a run in hand", "--hand1", "4H,5H", "--stock-top", "[6H, 3S]",
-        "--out", tmp_path,
+        "--corpus", tmp_path,
     )
     assert status == 0, err
     path = Path(out.strip())
@@ -153,7 +154,7 @@ def test_new_anglo_american_draft_records_and_lints(capsys, tmp_path):
 def test_new_match_scenario(capsys, tmp_path):
     status, out, err = run(
         capsys, "new", "--profile", "anglo-american-v1", "--area", "match", "--rules", "AA-MATCH-1",
-        "--title", "A win and a draw score one point", "--out", tmp_path,
+        "--title", "A win and a draw score one point", "--corpus", tmp_path,
     )
     assert status == 0, err
     path = Path(out.strip())
@@ -177,11 +178,11 @@ def test_next_id_counts_every_folder_and_the_retired_list(tmp_path):
     assert next_id("aa", [inner]) == "aa-9801"
 
 
-def test_new_takes_ids_from_corpus_option(capsys, tmp_path):
+def test_new_takes_ids_from_the_ids_from_option(capsys, tmp_path):
     other = tmp_path / "elsewhere"
     other.mkdir()
     (other / "RETIRED").write_text("tc-8000\n", encoding="utf-8")
-    path = new_draft(capsys, tmp_path, "--corpus", other)
+    path = new_draft(capsys, tmp_path, "--ids-from", other)
     assert path.name.startswith("tc-8001-")
 
 
@@ -202,12 +203,12 @@ def test_new_user_errors_are_one_line(capsys, tmp_path, argv, fragments):
     for option, value in zip(argv[::2], argv[1::2]):
         base[option] = value
     flat = [x for pair in base.items() for x in pair]
-    one_line_error(*run(capsys, "new", *flat, "--out", tmp_path), *fragments)
+    one_line_error(*run(capsys, "new", *flat, "--corpus", tmp_path), *fragments)
     assert not list(tmp_path.rglob("*.yaml"))
 
 
 def test_new_without_a_terminal_names_the_missing_options(capsys, tmp_path):
-    one_line_error(*run(capsys, "new", "--profile", "torno-cisneros-v1", "--out", tmp_path), "--area", "--rules", "--title")
+    one_line_error(*run(capsys, "new", "--profile", "torno-cisneros-v1", "--corpus", tmp_path), "--area", "--rules", "--title")
 
 
 def test_new_asks_on_a_terminal(capsys, tmp_path, monkeypatch):
@@ -218,7 +219,7 @@ def test_new_asks_on_a_terminal(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(yamltext, "interactive", lambda: True)
     answers = ["opening", "TC-OPEN-1", "Asked for on a terminal", "", "", "4O 4E", "4C"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
-    status, out, err = run(capsys, "new", "--profile", "torno-cisneros-v1", "--out", tmp_path)
+    status, out, err = run(capsys, "new", "--profile", "torno-cisneros-v1", "--corpus", tmp_path)
     assert status == 0, err
     text = Path(out.strip()).read_text(encoding="utf-8")
     assert "given 4O 4E" in text and "stock: [4C," in text and "dealer: 0" in text

@@ -221,3 +221,37 @@ def test_issue_12_the_default_deadline_is_proportionate_to_the_corpus():
     from conquian_ref.conformance.client import default_deadline
 
     assert default_deadline(10) < default_deadline(100) and default_deadline(0) > 0
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not strict JSON")
+
+
+def test_issue_12_done_when_every_answer_hostile_ends_within_its_deadline_with_valid_reports(tmp_path):
+    # The issue's "Done when": a run against an adapter whose every answer is hostile, through the
+    # command line as a user runs it, ends within its deadline, and both reports are valid.
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    from conquian_ref.spec.schemas import validator
+
+    corpus = tmp_path / "corpus"
+    for sid in (DEAL, PERFT, LEGAL, "tc-0005", "tc-0001", "tc-0013"):
+        s = scenario(sid)
+        (corpus / s.profile).mkdir(parents=True, exist_ok=True)
+        (corpus / s.profile / s.path.name).write_text(s.path.read_text(encoding="utf-8"), encoding="utf-8")
+    report, junit = tmp_path / "report.json", tmp_path / "junit.xml"
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "conquian_ref", "check", "--impl", nasty("every"), "--corpus", str(corpus),
+         "--timeout", "3", "--deadline", "20", "--max-failures", "0", "--json", str(report), "--junit", str(junit)],
+        capture_output=True, text=True, timeout=BOUND + 30, cwd=REPO,
+    )
+    assert time.monotonic() - started < BOUND
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    shown = done.stdout + done.stderr
+    assert not [c for c in shown if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F]
+    data = json.loads(report.read_text(encoding="utf-8"), parse_constant=_no_constant)
+    assert not list(validator("report").iter_errors(data))
+    assert len(data["results"]) == 6 and {r["status"] for r in data["results"]} <= {"errored", "failed", "not_run"}
+    ET.fromstring(junit.read_bytes())

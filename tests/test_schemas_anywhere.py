@@ -7,7 +7,7 @@
   registry is not there) validates the whole corpus against the bundled schema;
 - plain `jsonschema.validate` takes schema/report.schema.json as it is, with no registry;
 - the bundled schema is the generator's output (regenerated and compared) and has no `$ref`;
-- `new --out DIR` writes a modeline that resolves from where the draft is written;
+- `new --corpus DIR` writes a modeline that resolves from where the draft is written;
 - lint names a field that does not belong to an action type, and a misspelt state check key.
 
 check-jsonschema follows a reference between files slowly (about 0.4 s a scenario here, where the
@@ -195,11 +195,12 @@ def test_issue_13_lint_refuses_a_misspelt_observation_key(tmp_path):
     assert len(problems) == 1 and "'stok_count' was unexpected" in problems[0].message, problems
 
 
-# -- new --out: the modeline ------------------------------------------------------------------------
+# -- new --corpus: the modeline ------------------------------------------------------------------------
 def new_draft(capsys, out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
     data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
     status = cli.main(["new", "--profile", data["profile"], "--area", "opening", "--rules", data["rules"][0],
-                       "--title", "A draft to read its modeline", "--dealer", "0", "--out", str(out)])
+                       "--title", "A draft to read its modeline", "--dealer", "0", "--corpus", str(out)])
     captured = capsys.readouterr()
     assert status == 0, captured.err
     return Path(captured.out.strip())

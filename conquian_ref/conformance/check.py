@@ -236,7 +236,7 @@ def run_check(
                     break
             elif result.status != "skipped":  # a skipped scenario says nothing about the adapter
                 streak.clear()
-        _diagnose_all(conn, run, known)
+        diagnose_failures(conn, run, known)
     finally:
         bar.close()
         conn.close()
@@ -258,7 +258,7 @@ def nothing_selected(scenarios: list[Scenario], profile: str | None, patterns: l
     return f"no scenario selected: -k {' -k '.join(patterns)} matches no scenario" + (f" of profile {profile}" if profile and profile != "all" else "")
 
 
-def _diagnose_all(conn: Connection, run: Run, known: KnownFailures) -> None:
+def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
     """Replay every failing or errored scenario side by side on the reference (see
     conquian_ref.conformance.diagnosis), then apply the known failures by cause and rule.
     The adapter is restarted first, so that the replays start from a fresh process. Not asked

@@ -178,8 +178,9 @@ class ScenarioItem(pytest.Item):
         self.plugin = plugin
 
     def runtest(self):
-        from .check import Result, Run, reproduce_command
-        from .reports import _failure_text
+        from ..spec.known import KnownFailures
+        from .check import Result, Run, diagnose_failures
+        from .reports import failure_block, safe_text
 
         conn = self.plugin.connection()
         reason = skip_reason(self.scenario, self.plugin.handshake)
@@ -193,16 +194,12 @@ class ScenarioItem(pytest.Item):
             result = Result(self.scenario, "errored", adapter=exc)
         if result.status == "passed":
             return
-        # The lines of the check runner's text report (conformance/reports.py text_report).
+        # As the check runner reports it: the first divergence from the reference found by replaying
+        # the scenario side by side (the adapter restarted first), then the same block of lines.
         run = Run(self.plugin.impl, self.plugin.handshake, corpus=str(self.config.getoption("conquian_corpus") or corpus_dir()))
-        scenario = self.scenario
-        raise ScenarioFailed("\n".join([
-            f"{result.status.upper()} {scenario.id} — {scenario.data['title']}",
-            _failure_text(result),
-            f"  rules: {', '.join(scenario.rules)}",
-            "  annotation: " + " ".join(scenario.data["annotation"].split()),
-            f"  reproduce: {reproduce_command(run, result)}",
-        ]))
+        run.results = [result]
+        diagnose_failures(self.plugin.connection(), run, KnownFailures())
+        raise ScenarioFailed(safe_text("\n".join(failure_block(run, result))))
 
     def repr_failure(self, excinfo, style=None):
         if excinfo.errisinstance(ScenarioFailed):

@@ -31,6 +31,7 @@ _UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 # Characters XML 1.0 cannot hold (C0 but tab, newline, return; surrogates; U+FFFE, U+FFFF).
 _UNSAFE_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_STEP_PREFIX = re.compile(r"^steps? [0-9][0-9, ]*: ")  # "step 3: check.legal (...)" -> "check.legal (...)"
 
 
 def _escaped(match: re.Match) -> str:
@@ -90,7 +91,10 @@ def _divergence_lines(result: Result) -> list[str]:
 def _failure_text(result: Result) -> str:
     scenario = result.scenario
     if result.adapter is not None:
-        text = f"{scenario.path}: {scenario.id}: adapter {result.adapter.kind}: {result.adapter.message}"
+        failure = result.adapter
+        where = f"{scenario.path}:{failure.line}" if failure.line else str(scenario.path)
+        step = f"step {failure.step}: " if failure.step is not None else ""
+        text = f"{where}: {scenario.id}: {step}adapter {failure.kind}: {failure.message}"
         if result.adapter.stderr.strip():
             tail = "\n".join("    | " + line for line in result.adapter.stderr.strip().splitlines()[-8:])
             text += f"\n  adapter stderr (last lines):\n{tail}"
@@ -100,7 +104,8 @@ def _failure_text(result: Result) -> str:
     return result.failure.describe(scenario)
 
 
-def _details(run: Run, result: Result) -> list[str]:
+def failure_block(run: Run, result: Result) -> list[str]:
+    """The lines of one failure as every report shows it (text, JUnit body, the pytest plugin)."""
     scenario = result.scenario
     return [
         f"{result.status.upper()} {scenario.id} — {scenario.data['title']}",
@@ -108,8 +113,20 @@ def _details(run: Run, result: Result) -> list[str]:
         *_divergence_lines(result),
         f"  rules: {', '.join(scenario.rules)}",
         "  annotation: " + " ".join(scenario.data["annotation"].split()),
+        *([f"  checks not made: {'; '.join(result.skipped_checks)}"] if result.skipped_checks else []),
         f"  reproduce: {reproduce_command(run, result)}",
     ]
+
+
+def unmade_checks(run: Run) -> list[tuple[str, int]]:
+    """The checks the implementation's capabilities did not allow (partial checking), each with
+    the number of scenarios it was skipped in, most first: a step's check kind, or a deal not
+    tested because the deck was given as hands."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in run.results:
+        for what in {_STEP_PREFIX.sub("", text) for text in r.skipped_checks}:
+            counts[what] += 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def text_report(run: Run, verbose: bool = False) -> str:
@@ -127,11 +144,18 @@ def text_report(run: Run, verbose: bool = False) -> str:
             continue  # listed under its cause below
         shown_causes.add(cause)
         out.append("")
-        out.extend(_details(run, result))
+        out.extend(failure_block(run, result))
     if verbose:
         for result in run.results:
             if result.status in ("skipped", "xfail", "not_run"):
                 out.append(f"{result.status} {result.scenario.id}: {result.reason}")
+            elif result.skipped_checks and not result.counts_as_failure:
+                out.append(f"checks not made in {result.scenario.id}: {'; '.join(result.skipped_checks)}")
+    unmade = unmade_checks(run)
+    if unmade:
+        out.append("")
+        out.append("checks not made (the capabilities do not allow them; -v lists them per scenario):")
+        out.extend(f"  {what} — in {n} scenario{'s' * (n != 1)}" for what, n in unmade)
     found = causes(run)
     if found:
         out.append("")
@@ -246,7 +270,10 @@ def json_report(run: Run) -> dict:
                 "message": r.failure.message,
             }
         if r.adapter is not None:
-            entry["adapter_failure"] = {"kind": r.adapter.kind, "message": r.adapter.message, "stderr": r.adapter.stderr}
+            entry["adapter_failure"] = {"kind": r.adapter.kind, "message": r.adapter.message, "stderr": r.adapter.stderr,
+                                        "step": r.adapter.step, "line": r.adapter.line}
+        if r.skipped_checks:
+            entry["skipped_checks"] = list(r.skipped_checks)
         if r.divergence is not None:
             entry["divergence"] = r.divergence.to_json()
         elif r.diagnosis:
@@ -289,9 +316,10 @@ def _message(result: Result) -> str:
     if result.status == "xpass":
         return f"unexpected pass: listed as a known failure ({result.reason})"
     if result.status == "errored":
-        d = result.divergence
-        where = f" at {d.where()}" if d is not None else ""
-        return f"adapter {result.adapter.kind}{where}: {_short(result.adapter.message)}"
+        d, step = result.divergence, result.adapter.step
+        where = f"step {step}: " if step is not None else ""
+        diverged = f" (first divergence at {d.where()})" if d is not None else ""
+        return f"{where}adapter {result.adapter.kind}: {_short(result.adapter.message)}{diverged}"
     step, _ = _step_line(result)
     where = "outcome" if step is None else f"step {step}"
     return f"{where}: {result.failure.field}: expected {_short(result.failure.expected)}, got {_short(result.failure.got)}"
@@ -324,9 +352,11 @@ def junit_report(run: Run) -> str:
                 node = ET.SubElement(case, tag, message=xml_text(_message(r)))
                 if r.status == "errored":
                     node.set("type", xml_text(r.adapter.kind))
-                node.text = xml_text("\n".join(_details(run, r)[1:]))
+                node.text = xml_text("\n".join(failure_block(run, r)[1:]))
             elif r.status in ("skipped", "xfail", "not_run"):
                 ET.SubElement(case, "skipped", message=xml_text(f"known failure: {r.reason}" if r.status == "xfail" else r.reason))
+            if r.skipped_checks and not r.counts_as_failure:
+                ET.SubElement(case, "system-out").text = xml_text("checks not made: " + "; ".join(r.skipped_checks))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -7,7 +7,8 @@ The answer modes replace the answer to one command (MODES below); the handshake 
 the `start` answer; the process modes misbehave as processes: `orphan` starts a child that keeps
 stdout open and exits, `setsid` starts a child in a new session holding the pipes (its pid is
 written to PIDFILE), `escapes` puts terminal escapes in its name and its stderr and then
-crashes, `slow` answers every request 0.3 s late. `lax` fails the smoke test's
+crashes, `slow` answers every request 0.3 s late, `every` answers every request after the
+handshake with the next of the hostile answers in turn (and writes escapes to stderr). `lax` fails the smoke test's
 strictness (conquian-ref smoke): it accepts any protocol version, answers an unknown command as
 if it were fine, and dies on a line that is not JSON.
 """
@@ -62,6 +63,8 @@ def write(text: str) -> None:
 def main() -> int:
     mode = sys.argv[1]
     adapter = ReferenceAdapter()
+    hostile = [raw for _, raw in ANSWERS.values()] + ['"result":"\u001b]0;owned\u0007\u0000"']
+    answered = 0
     for line in sys.stdin:
         request = json.loads(line)
         cmd, seq = request.get("cmd"), request.get("seq")
@@ -79,6 +82,11 @@ def main() -> int:
             continue
         if cmd == "start" and mode in HANDSHAKES:
             write(json.dumps(HANDSHAKES[mode](adapter.handle(request))))
+            continue
+        if mode == "every" and cmd not in ("start", "stop"):
+            sys.stderr.write("\x1b]0;owned\x07\x1b[2J\x00 hostile\n")
+            write(f'{{"seq":{json.dumps(seq)},{hostile[answered % len(hostile)]}}}')
+            answered += 1
             continue
         if mode in ANSWERS and cmd == ANSWERS[mode][0]:
             write(f'{{"seq":{json.dumps(seq)},{ANSWERS[mode][1]}}}')

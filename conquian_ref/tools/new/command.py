@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ...engine.errors import ConquianError, MalformedInput
 from .. import yamltext
+from ..options import add_corpus_option, existing_folder
 from .draft import draft_text
 from .modeline import modeline
 from .ids import id_prefix, next_id, slug_of
@@ -39,8 +40,9 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--hand2", metavar="CARDS", help="seat 2's cards, in a profile with four seats")
     parser.add_argument("--hand3", metavar="CARDS", help="seat 3's cards, in a profile with four seats")
     parser.add_argument("--stock-top", metavar="CARDS", help="the first stock cards, top first: the opening card, then what rejects reveal")
-    parser.add_argument("--corpus", action="append", default=[], metavar="DIR", help="another scenario folder whose ids are taken (repeatable)")
-    parser.add_argument("--out", default="scenarios", metavar="DIR", help="the scenario folder to write into (default: ./scenarios)")
+    add_corpus_option(parser, "the scenario folder the draft is written into, whose ids are taken")
+    parser.add_argument("--ids-from", action="append", default=[], type=existing_folder, metavar="DIR",
+                        help="another scenario folder whose ids are taken too (repeatable)")
     return run
 
 
@@ -58,11 +60,8 @@ def run(args: argparse.Namespace) -> int:
     rules = parse_rules(profile.id, args.rules)
     title = check_title(args.title)
     given, top = _given_cards(profile, args)
-    out = Path(args.out)
-    folders = [corpus_dir(), out, *map(Path, args.corpus)]
-    for folder in args.corpus:
-        if not Path(folder).is_dir():
-            raise ConquianError(f"--corpus: {folder}: no such folder")
+    out = Path(args.corpus) if args.corpus else corpus_dir()
+    folders = [corpus_dir(), out, *map(Path, args.ids_from)]
     scenario_id = next_id(id_prefix(profile), folders)
     path = out / profile.id / args.area / f"{scenario_id}-{slug_of(title)}.yaml"
     text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
