@@ -196,7 +196,7 @@ def test_one_off_fault_is_reported_and_the_run_goes_on(adapter, kind, stderr_lin
     # The fault strikes once, in the third scenario; the adapter is restarted and the others pass.
     run = faulty_run(request, adapter, "one-off", corpus, tmp_path)
     target = order[2]
-    assert statuses(run) == {sid: ("errored" if sid == target else "passed") for sid in order}
+    assert statuses(run) == {sid: ("errored" if sid == target else "passed") for sid in order}, run.stopped_early
     result = by_id(run)[target]
     assert result.adapter.kind == kind, result.adapter
     assert result.failure is None

@@ -143,41 +143,6 @@ def run_fuzz(
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
     progress: bool = False,
     echo: Callable[[str], None] = print,
-) -> FuzzRun:
-    """Fuzz `impl` against the reference; stop at the first divergence, shrink it and write its
-    scenario to `out`. ConquianError (one line) when the implementation cannot be fuzzed at all."""
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    conn = _connect(impl, timeout)
-    try:
-        handshake = conn.handshake
-        chosen = _profiles_to_fuzz(profile, handshake.profiles, impl)
-        run = FuzzRun(impl, seed, chosen, first_game, games)
-        echo(
-            f"fuzz: {describe_command(impl)} ({handshake.name}); seed {seed}; profiles {', '.join(chosen)}; "
-            f"games {first_game}..{first_game + games - 1}; capabilities {', '.join(sorted(handshake.capabilities))}"
-        )
-        lockstep = Lockstep(conn)
-        _play_games(run, lockstep, progress)
-        if run.divergence:
-            _report(run, lockstep, handshake, out, timeout, shrink_seconds, echo)
-        echo(run.summary_line())
-        return run
-    finally:
-        conn.close()
-
-
-def run_fuzz(
-    impl: str = REFERENCE,
-    profile: str = "all",
-    games: int = 100,
-    seed: int | None = None,
-    first_game: int = 0,
-    out: Path | str = DEFAULT_OUT,
-    timeout: float | None = None,
-    shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
-    progress: bool = False,
-    echo: Callable[[str], None] = print,
     causes: int = 1,
     known: FuzzKnown | None = None,
     shard: tuple[int, int] = (1, 1),
