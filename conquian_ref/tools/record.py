@@ -181,6 +181,7 @@ def record_text(path: Path, text: str) -> Recording:
     from ..spec.profiles import load_profile
 
     draft.seats = load_profile(profile).seats  # (0, 1), or four seats for partnerships
+    _check_shape(draft, data)
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
     if "match" in data:
@@ -207,6 +208,17 @@ def record_text(path: Path, text: str) -> Recording:
             f"{path}:{line_of(draft.lines, ('annotation',))}: annotation: still a TODO - say why each expectation follows from the rules"
         )
     return recording
+
+
+def _check_shape(draft: _Draft, data: dict) -> None:
+    """The draft must be a scenario wherever it is not a placeholder: the step interpreter walks
+    only well-formed scenarios (`check` and `lint` validate first). A schema error that involves no
+    placeholder is refused in one line; one at or around a placeholder is what recording fills."""
+    from ..spec.schemas import validator
+
+    for error in sorted(validator("scenario").iter_errors(data), key=lambda e: list(e.absolute_path)):
+        if not find_placeholders(error.instance):
+            raise draft.error(tuple(error.absolute_path), f"not a scenario here, so nothing can be recorded: {error.message[:200]}")
 
 
 def _walk(draft: _Draft):
