@@ -236,9 +236,10 @@ def test_an_observed_keep_going_walk_gives_the_books_pictures(scenario):
 @pytest.mark.parametrize(
     "legal, message",
     [
-        ({"seat": 1, "actions": "foo"}, r"check\.legal: legal needs actions"),
+        # (record checks the draft's shape against the scenario schema wherever it holds no placeholder)
+        ({"seat": 1, "actions": "foo"}, r"check\.legal\.actions: not a scenario here, so nothing can be recorded: 'foo' is not of type 'array'"),
         ({"seat": 3, "actions": PLACEHOLDER}, r"check\.legal\.seat: the seat must be written, 0 or 1 \(got 3\)"),
-        ({"seat": 1}, r"check\.legal: legal needs actions"),
+        ({"seat": 1}, r"check\.legal: not a scenario here, so nothing can be recorded: 'actions' is a required property"),
     ],
 )
 def test_record_refuses_in_one_line_a_check_the_walk_cannot_ask(legal, message, tmp_path):
