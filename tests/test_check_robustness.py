@@ -48,7 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 ADAPTERS = REPO / "tests" / "adapters"
 # Per-message timeouts: small for the adapters that hang (each of their failures costs one), and
 # comfortable for the others, whose answers come at once (so a loaded machine cannot make them
-# time out; the runner applies the same timeout to the handshake of each restart).
+# time out; the handshake of each restart waits at least client.START_TIMEOUT).
 HANG_TIMEOUT = 3.0  # long enough for a restarted adapter to start on a loaded machine
 TIMEOUT = 10.0
 BOUND = 40.0  # seconds: no single run may take longer (a generous bound, not a timing claim)
@@ -231,7 +231,7 @@ def test_persistent_fault_stops_the_run_early(adapter, kind, corpus, order, tmp_
     assert first.scenario.id == order[0] and first.status == "errored" and first.adapter.kind == kind
     # ... and the run stops after STOP_AFTER identical failures, with one message.
     # Issue 11 item 6: the scenarios not reached are still in the results, as not run.
-    assert [r.status for r in run.results] == ["errored"] * STOP_AFTER + ["not_run"] * (len(order) - STOP_AFTER)
+    assert [r.status for r in run.results] == ["errored"] * STOP_AFTER + ["not_run"] * (len(order) - STOP_AFTER), run.stopped_early
     assert {r.adapter.kind for r in run.results[:STOP_AFTER]} == {kind}
     assert {r.reason for r in run.results[STOP_AFTER:]} == {"not run: stopped early"}
     assert run.stopped_early.startswith("stopped early:") and "\n" not in run.stopped_early

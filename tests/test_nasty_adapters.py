@@ -255,3 +255,21 @@ def test_issue_12_done_when_every_answer_hostile_ends_within_its_deadline_with_v
     assert not list(validator("report").iter_errors(data))
     assert len(data["results"]) == 6 and {r["status"] for r in data["results"]} <= {"errored", "failed", "not_run"}
     ET.fromstring(junit.read_bytes())
+
+
+def test_issue_12_ending_one_adapter_spares_another_connections_adapter_holding_its_pipe():
+    # Runs in threads (as this file's fixtures make them) start adapters while another adapter is
+    # killed: a child of this process caught between fork and exec holds every pipe open here.
+    # The pipe-holder sweep of kill() must end the adapter's own escaped children, never a child
+    # of the runner itself (the bug: a concurrent run's fresh adapter was killed at its start).
+    import subprocess
+
+    ended = AdapterProcess(f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(30)'")
+    other = subprocess.Popen(["sleep", "30"], pass_fds=(ended._out,))  # ours, holding its stdout pipe
+    try:
+        ended.kill()
+        assert other.poll() is None, "a child of the runner was killed"
+        assert ended.proc.poll() is not None
+    finally:
+        other.kill()
+        other.wait()

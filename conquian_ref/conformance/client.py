@@ -21,6 +21,9 @@ from .failures import AdapterFailure
 from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
 from .transport import AdapterProcess, parse_answer, printable
 
+# The handshake waits at least START_TIMEOUT: starting a process (a JVM, node, a Python engine's
+# imports, on a loaded machine) may take longer than answering one request; the run deadline still bounds it.
+START_TIMEOUT = 10.0
 DEFAULT_TIMEOUT = 10.0  # seconds per message (read or write): generous for perft, short enough to bound a run
 # The run deadline when none is given: proportionate to the corpus. The reference answers a whole
 # scenario in a few milliseconds; 2 s each is room for a slow engine on a loaded machine, and the
@@ -84,7 +87,11 @@ class Connection:
                 self._process = AdapterProcess(self.impl)
             except OSError as exc:
                 raise AdapterFailure("crash", f"cannot start {self.impl!r}: {exc}") from None
-        answer = self.request("start", version=PROTOCOL_VERSION)
+        per_message, self.timeout = self.timeout, max(self.timeout, START_TIMEOUT)
+        try:
+            answer = self.request("start", version=PROTOCOL_VERSION)
+        finally:
+            self.timeout = per_message
         for key in ANSWER_KEYS["start"]:
             if key not in answer:
                 raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail, "start")

@@ -266,21 +266,31 @@ def _kill_group(pid: int) -> None:
 
 
 def _pipe_holders(pipes: set[int]) -> list[int]:
-    """Processes of this user (not this one) holding one of the pipes (inodes) open: children
-    that left the adapter's group. Linux /proc; elsewhere, none are found."""
+    """Processes of this user holding one of the pipes (inodes) open: children that left the
+    adapter's group. Never this process, nor a child of it: another connection's adapter,
+    caught between fork and exec, holds every pipe this process had open for an instant (runs
+    in threads, as the tests make them, would otherwise kill each other's adapters). Linux
+    /proc; elsewhere, none are found."""
     names = {f"pipe:[{inode}]" for inode in pipes}
-    found = []
+    me, found = os.getpid(), []
     try:
         entries = os.listdir("/proc")
     except OSError:
         return found
     for entry in entries:
-        if not entry.isdigit() or int(entry) == os.getpid():
+        if not entry.isdigit() or int(entry) == me:
             continue
         try:
             fds = os.listdir(f"/proc/{entry}/fd")
-            if any(os.readlink(f"/proc/{entry}/fd/{fd}") in names for fd in fds):
+            if any(os.readlink(f"/proc/{entry}/fd/{fd}") in names for fd in fds) and _parent(entry) != me:
                 found.append(int(entry))
         except OSError:  # gone, or another user's
             continue
     return found
+
+
+def _parent(pid: str) -> int:
+    """The parent process id of a process, from /proc/PID/stat (the field after the state; the
+    command name before them, in parentheses, may hold spaces)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
