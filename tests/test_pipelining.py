@@ -41,13 +41,7 @@ def test_a_perft_mismatch_is_divided_at_its_own_step():
     failure = run.results[0].failure
     assert failure is not None and failure.step == at and failure.field == "check.perft"
     # The divide printed is the reference's own divide at that step.
-    setup = scenario.data["setup"]
-    profile = load_profile(scenario.profile)
-    game = Game.from_deck(profile, setup["deck"], setup["dealer"]) if "deck" in setup else \
-        Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
-    for step in scenario.steps[: at + 1]:
-        if "action" in step and step.get("expect", "accepted") == "accepted":
-            game.apply(step["seat"], step["action"])
+    game = _position_at(scenario, at)
     depth = next(d for d, (a, b) in enumerate(zip(scenario.steps[at]["check"]["perft"], failure.got), 1) if a != b)
     expected = "; ".join(f"{k} -> {v}" for k, v in divide(game, depth).items())
     assert failure.message == f"divide at depth {depth} (the same on the reference): {expected}"
@@ -69,13 +63,7 @@ def test_issue_11_a_perft_failure_shows_both_divides():
     at = next(i for i, step in enumerate(scenario.steps) if "perft" in step.get("check", {}))
     failure = run_check(impl=f"python:{__name__}:WrongDivide", scenarios=[scenario]).results[0].failure
     assert failure is not None and failure.step == at and failure.field == "check.perft"
-    setup = scenario.data["setup"]
-    profile = load_profile(scenario.profile)
-    game = Game.from_deck(profile, setup["deck"], setup["dealer"]) if "deck" in setup else \
-        Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
-    for step in scenario.steps[: at + 1]:
-        if "action" in step and step.get("expect", "accepted") == "accepted":
-            game.apply(step["seat"], step["action"])
+    game = _position_at(scenario, at)
     depth = next(d for d, (a, b) in enumerate(zip(scenario.steps[at]["check"]["perft"], failure.got), 1) if a != b)
     reference = divide(game, depth)
     first = next(iter(reference))
@@ -91,3 +79,15 @@ def test_large_answers_do_not_deadlock_a_pipelined_batch():
     longest = sorted(SCENARIOS, key=lambda s: -len(s.data.get("steps", [])))[:3]
     run = run_check(impl=f"{sys.executable} {ADAPTERS / 'padded.py'}", scenarios=longest, timeout=20)
     assert [r.status for r in run.results] == ["passed"] * 3, [str(r.adapter or r.failure) for r in run.results]
+
+
+def _position_at(scenario, at: int) -> Game:
+    """The reference's game after the scenario's steps up to `at` (its accepted actions)."""
+    setup = scenario.data["setup"]
+    profile = load_profile(scenario.profile)
+    game = Game.from_deck(profile, setup["deck"], setup["dealer"]) if "deck" in setup else \
+        Game.from_deal(profile, setup["hands"], setup["stock"], setup["dealer"])
+    for step in scenario.steps[: at + 1]:
+        if "action" in step and step.get("expect", "accepted") == "accepted":
+            game.apply(step["seat"], step["action"])
+    return game
