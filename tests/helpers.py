@@ -9,7 +9,8 @@ indices or meld table, so the tests can cross-check the engine's solver against 
 Card lists count copies (SATD-DECK-1, RUL-34: with `deck.copies: 2` every card is twice in the
 deck, both copies written alike): hands, exposed cards and uses are multisets (lists or sorted
 tuples), sets of one rank may hold identical cards under `melds.set_suits: any` (SATD-SET-1,
-RUL-33), a run never does. Decks of one copy keep the plain set enumeration they always had.
+RUL-33), a run never does. One enumeration of multisets serves every deck (with one copy of each
+card a multiset is a set).
 """
 
 from __future__ import annotations
@@ -261,9 +262,8 @@ def naive_arrangeable(profile, cards) -> bool:
     sharing the first card's rank or suit are tried as its companions.
 
     The cards are a multiset (RUL-34: two identical copies count twice); with identical cards the
-    same block may come out of `combinations` more than once and is tried once."""
-    if copies(profile) == 1:  # a deck of one copy: the plain set enumeration, as before RUL-34
-        return _arrangeable_one_copy(profile, cards)
+    same block may come out of `combinations` more than once and is tried once. With one copy
+    of each card the multiset is a set, and the same enumeration serves."""
     cards = tuple(sorted(cards))
     key = (profile.id, cards)
     if key in _ARRANGEABLE:
@@ -298,9 +298,6 @@ def naive_partitions(profile, cards):
     """Every partition of the multiset of cards into melds (C-ARR-1, RUL-34), as a list of sorted
     tuples, by the same plain enumeration as naive_arrangeable (the first card's block, then the
     rest); no memo."""
-    if copies(profile) == 1:  # the plain set enumeration (blocks as frozensets), as before RUL-34
-        yield from _partitions_one_copy(profile, cards)
-        return
     cards = tuple(sorted(cards))
     if not cards:
         yield []
@@ -315,56 +312,6 @@ def naive_partitions(profile, cards):
                     continue
                 seen.add(block)
                 for rest in naive_partitions(profile, minus(others, block[1:])):
-                    yield [block, *rest]
-
-
-
-def _arrangeable_one_copy(profile, cards) -> bool:
-    """naive_arrangeable for a deck of one copy of each card (cards as a set). C-ARR-1: the cards can be partitioned into melds. A plain enumeration of partitions: the
-    first card's block is any subset of the other cards that makes a meld with it, and the rest is
-    partitioned the same way. Since a meld is a set (one rank) or a run (one suit), only the cards
-    sharing the first card's rank or suit are tried as its companions."""
-    cards = frozenset(cards)
-    key = (profile.id, cards)
-    if key in _ARRANGEABLE:
-        return _ARRANGEABLE[key]
-    if not cards:
-        return True
-    first, *others = sorted(cards)
-    result = False
-    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
-        for size in range(2, len(companions) + 1):
-            for block in combinations(companions, size):
-                if is_meld(profile, (first, *block)) and _arrangeable_one_copy(profile, cards - {first, *block}):
-                    result = True
-                    break
-            if result:
-                break
-        if result:
-            break
-    if len(_ARRANGEABLE) > 500_000:
-        _ARRANGEABLE.clear()
-    _ARRANGEABLE[key] = result
-    return result
-
-
-def _partitions_one_copy(profile, cards):
-    """naive_partitions for a deck of one copy. Every partition of the cards into melds (C-ARR-1), as a list of frozensets, by the same
-    plain enumeration as naive_arrangeable (the first card's block, then the rest); no memo."""
-    cards = frozenset(cards)
-    if not cards:
-        yield []
-        return
-    first, *others = sorted(cards)
-    seen = set()
-    for companions in ([c for c in others if rank_of(c) == rank_of(first)], [c for c in others if suit_of(c) == suit_of(first)]):
-        for size in range(2, len(companions) + 1):
-            for block in combinations(companions, size):
-                block = frozenset((first, *block))
-                if block in seen or not is_meld(profile, block):
-                    continue
-                seen.add(block)
-                for rest in _partitions_one_copy(profile, cards - block):
                     yield [block, *rest]
 
 
