@@ -209,7 +209,7 @@ def run_check(
                 run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline)"
                 run.not_run_reason = NOT_RUN_DEADLINE
                 break
-            result = _run_one(conn, scenario, handshake, known)
+            result = run_one(conn, scenario, handshake, known)
             run.results.append(result)
             bar.update(1)
             if result.status == "errored" and conn.past_deadline:
@@ -343,7 +343,9 @@ def skip_reason(scenario: Scenario, handshake) -> str | None:
     return None
 
 
-def _run_one(conn, scenario, handshake, known) -> Result:
+def run_one(conn, scenario, handshake, known) -> Result:
+    """One scenario run and classified (skipped, passed, failed, errored, xfail, xpass): the
+    check runner's, the mutants' and the pytest plugin's one way of running a scenario."""
     reason = skip_reason(scenario, handshake)
     if reason:
         return Result(scenario, "skipped", reason=reason)

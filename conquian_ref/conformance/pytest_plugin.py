@@ -32,11 +32,9 @@ from pathlib import Path
 
 import pytest
 
-from .check import select, skip_reason
+from .check import select
 from .client import Connection
-from .driver import ImplementationDriver
 from .failures import AdapterFailure
-from .replay import replay
 from ..engine.errors import ConquianError
 from ..spec.scenario import corpus_dir, load_corpus
 
@@ -67,30 +65,33 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
 
     @pytest.mark.parametrize("scenario", params)
     def test_scenario(scenario):
+        from ..spec.known import KnownFailures
+        from .check import run_one
+
         conn = connection()
         handshake = conn.handshake
-        reason = skip_reason(scenario, handshake)
-        if reason:
-            pytest.skip(reason)
-        try:
-            result = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities,
-                            capabilities=handshake.capabilities)
-        except AdapterFailure as exc:
+        result = run_one(conn, scenario, handshake, KnownFailures())  # known failures: the xfail marks
+        if result.status == "skipped":
+            pytest.skip(result.reason)
+        if result.status == "errored":
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
-            failed = f"{scenario.path}: {scenario.id}: adapter {exc}\n{exc.stderr}"
-        else:
-            failed = None
-        if failed:  # failed outside the except block: no "During handling of the above exception"
-            pytest.fail(failed, pytrace=False)
-        if result.failure:
-            pytest.fail(
-                result.failure.describe(scenario)
-                + f"\n  rules: {', '.join(scenario.rules)}"
-                + "\n  annotation: " + " ".join(scenario.data["annotation"].split()),
-                pytrace=False,
-            )
+        if result.status != "passed":
+            pytest.fail(check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection()), pytrace=False)
 
     return test_scenario
+
+
+def check_runner_text(impl: str, handshake, corpus, result, conn: Connection) -> str:
+    """A failing scenario as `conquian-ref check` reports it: its first divergence from the
+    reference (replayed side by side on `conn`, restarted first), then the report's block."""
+    from ..spec.known import KnownFailures
+    from .check import Run, diagnose_failures
+    from .reports import failure_block, safe_text
+
+    run = Run(impl, handshake, corpus=str(corpus))
+    run.results = [result]
+    diagnose_failures(conn, run, KnownFailures())
+    return safe_text("\n".join(failure_block(run, result)))
 
 
 # -- the plugin ---------------------------------------------------------------------------------------
@@ -179,27 +180,19 @@ class ScenarioItem(pytest.Item):
 
     def runtest(self):
         from ..spec.known import KnownFailures
-        from .check import Result, Run, diagnose_failures
-        from .reports import failure_block, safe_text
+        from .check import run_one
 
         conn = self.plugin.connection()
-        reason = skip_reason(self.scenario, self.plugin.handshake)
-        if reason:
-            pytest.skip(reason)
-        try:
-            outcome = replay(self.scenario, ImplementationDriver(conn), reasons="reason_codes" in self.plugin.handshake.capabilities)
-            result = Result(self.scenario, "failed" if outcome.failure else "passed", outcome.failure)
-        except AdapterFailure as exc:
+        # Known failures are the items' xfail markers: the runner classifies without them.
+        result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
+        if result.status == "skipped":
+            pytest.skip(result.reason)
+        if result.status == "errored":
             self.plugin.drop()
-            result = Result(self.scenario, "errored", adapter=exc)
         if result.status == "passed":
             return
-        # As the check runner reports it: the first divergence from the reference found by replaying
-        # the scenario side by side (the adapter restarted first), then the same block of lines.
-        run = Run(self.plugin.impl, self.plugin.handshake, corpus=str(self.config.getoption("conquian_corpus") or corpus_dir()))
-        run.results = [result]
-        diagnose_failures(self.plugin.connection(), run, KnownFailures())
-        raise ScenarioFailed(safe_text("\n".join(failure_block(run, result))))
+        corpus = self.config.getoption("conquian_corpus") or corpus_dir()
+        raise ScenarioFailed(check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection()))
 
     def repr_failure(self, excinfo, style=None):
         if excinfo.errisinstance(ScenarioFailed):

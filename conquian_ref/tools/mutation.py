@@ -127,7 +127,7 @@ def load_scenarios(corpus: Path | str | None = None) -> tuple[str, list]:
 def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: frozenset = frozenset()) -> dict[str, str]:
     """Replay `scenarios` against `impl` over the protocol; {scenario id: failure text} for those
     that failed or errored (`skip`: ids not to run; `stop_at_first`: stop at the first failure)."""
-    from ..conformance.check import _run_one  # the runner's own classification (skipped, failed, errored)
+    from ..conformance.check import run_one  # the runner's own classification (skipped, failed, errored)
     from ..conformance.client import Connection
     from ..conformance.failures import AdapterFailure
 
@@ -139,7 +139,7 @@ def replay_all(impl: str, scenarios: list, stop_at_first: bool = False, skip: fr
             if scenario.id in skip:
                 continue
             try:
-                result = _run_one(conn, scenario, handshake, {})
+                result = run_one(conn, scenario, handshake, {})
                 status = result.status
                 text = result.failure.describe(scenario) if result.failure else (f"errored: {result.adapter}" if result.adapter else "")
             except Exception as exc:  # a mutant that raises inside `handle`: it errored
