@@ -361,11 +361,6 @@ def junit_report(run: Run) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_json(run: Run, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json_text(json_report(run)))
-
-
 def write_junit(run: Run, path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(junit_report(run))

@@ -7,7 +7,6 @@ everywhere; `VOCABULARY` says so in `conquian-ref --help`.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -82,21 +81,19 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
                         help=f"write {what} as JSON to FILE; '-' or no FILE prints it instead of the text")
 
 
-def json_text(data: object) -> str:
-    """Strict JSON (never NaN or Infinity), as every report is written."""
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
-
-
 def emit(json_path: str | None, data: Callable[[], object], text: Callable[[], str], out=None) -> None:
     """Print the text, or the JSON instead (`--json -`), or both: the text printed and the JSON
-    written to the file `--json FILE` names. `data` and `text` are only built when used."""
+    written to the file `--json FILE` names. `data` and `text` are only built when used. The
+    JSON is written as every report is (conformance.reports.json_text: strict, UTF-8 safe)."""
+    from ..conformance.reports import json_text
+
     out = out or sys.stdout
     if json_path == STDOUT:
-        out.write(json_text(data()) + "\n")
+        out.write(json_text(data()))
         return
     out.write(text() + "\n")
     if json_path:
-        Path(json_path).write_text(json_text(data()) + "\n", encoding="utf-8")
+        Path(json_path).write_text(json_text(data()), encoding="utf-8")
 
 
 def add_profile_option(parser: argparse.ArgumentParser, default: str | None = "all") -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ...conformance.client import DEFAULT_TIMEOUT
-from ..options import STDOUT, add_corpus_option, add_json_option, add_profile_option, add_timeout_option, non_negative_int, positive_seconds
+from ..options import STDOUT, add_corpus_option, add_json_option, add_profile_option, add_timeout_option, emit, non_negative_int, positive_seconds
 
 
 def configure(parser: argparse.ArgumentParser):
@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser):
 def run(args: argparse.Namespace) -> int:
     """Run the corpus against the implementation(s); print the text report, write the others; 0 if it conforms."""
     from ...conformance.check import run_check
-    from ...conformance.reports import json_report, json_text, text_report, write_json, write_junit
+    from ...conformance.reports import json_report, text_report, write_junit
     from ...spec.known import load_known_failures
 
     from ...engine.errors import ConquianError
@@ -64,17 +64,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{result.impl}: {result.summary_line()}")
         return 0 if all(r.ok for r in runs) else 1
     result = runs[0]
-    if args.json_path == STDOUT:  # the JSON instead of the text; the closing line still on stderr
-        print(json_text(json_report(result)))
-    else:
-        print(text_report(result, verbose=args.verbose))
-    if args.json_path and args.json_path != STDOUT:
-        write_json(result, args.json_path)
+    emit(args.json_path, lambda: json_report(result), lambda: text_report(result, verbose=args.verbose))
     if args.junit_path:
         write_junit(result, args.junit_path)
     if args.write_known_failures:
         _write_known(result, args.write_known_failures)
-    print(result.summary_line(), file=sys.stderr if args.json_path == STDOUT else sys.stdout)
+    print(result.summary_line(), file=sys.stderr if args.json_path == STDOUT else sys.stdout)  # stdout holds only the JSON then
     return 0 if result.ok else 1
 
 
