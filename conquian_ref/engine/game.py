@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 
-from .actions import Action, check_action, distinct, parse_action, resolved
+from .actions import FIELDS, Action, check_action, distinct, parse_action, resolved
 from .cards import bit, cards_of, count, mask_of
 from .dealing import deal
 from .errors import IllegalAction
@@ -40,6 +40,7 @@ __all__ = ["SEATS", "Game", "Phase", "other", "rules_by_construction"]
 
 
 _SHARED = ("profile", "deck", "table", "rules_by_construction")
+_DO = {kind: f"_do_{kind}" for kind in FIELDS}  # the method that carries out each action type
 
 # The opening styles (the profile's `opening.style`): the ruling behind each, and whether the
 # dealer's refusal of the opening card reveals the next card for the non-dealer (RUL-20) instead
@@ -92,6 +93,7 @@ class Game:
         self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
         self.fired_last: list[str] = []  # the rules checked in the last apply (or in the setup)
         self.trace = True  # record the rules checked, for rule coverage (off in benchmarks)
+        self._listed: tuple[int, list[Action]] | None = None  # the last legal() listing: (seat, actions)
         if self.picks is not None:
             self.phase = Phase.EXCHANGE
         else:
@@ -174,7 +176,9 @@ class Game:
         action types the phase admits, listed by the phase's lister (conquian_ref.engine.phases)."""
         if seat not in self.to_act:
             return []
-        return distinct(self.deck, getattr(self, PHASES[self.phase].lister)(seat))  # RUL-34: a multiset once
+        actions = distinct(self.deck, getattr(self, PHASES[self.phase].lister)(seat))  # RUL-34: a multiset once
+        self._listed = (seat, actions)
+        return actions
 
     def legal_actions(self, seat: int) -> list[dict]:
         """Every legal action of `seat` in canonical JSON form, sorted."""
@@ -208,8 +212,8 @@ class Game:
             uses = [s for s in uses if self.table.placeable(exposed, card | s)]
         if uses and self.profile.partnerships:  # RUL-38: a discard must follow
             uses = [s for s in uses if not self.leaves_nothing_to_discard(seat, s)]
-        if uses:
-            actions += sorted((Action("use", cards=s) for s in uses), key=Action.sort_key)
+        if uses:  # in deck order of their cards, as Action.sort_key orders them (uses only here)
+            actions += [Action("use", cards=s) for s in sorted(uses, key=cards_of)]
         return actions
 
     def fits_for_forcing(self, exposed: int, card_bit: int) -> bool:
@@ -255,15 +259,25 @@ class Game:
         Raises MalformedInput for a wrong shape and IllegalAction (with a reason code) for a move
         the rules refuse; in both cases the state is left exactly as it was."""
         self.fired_last = []
-        check_seat(seat, "seat", self.profile.seats)
-        act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
-        act = self._held_copies(seat, act)
-        refused = self._refusal(seat, act)
-        if refused is not None:
-            reason, text = refused
-            self._fire_refusal(reason, act)
-            raise IllegalAction(reason, text)
-        getattr(self, f"_do_{act.type}")(seat, act)
+        listed = self._listed
+        if listed is not None and listed[0] == seat and any(action is a for a in listed[1]):
+            # One of the very objects legal() listed for this seat in this state (nothing has been
+            # applied since): legal by construction, so the checks below would find nothing.
+            # Skipping them is most of the cost of applying an action a simulation chose.
+            act = action
+            if self.deck.copies > 1 and self.trace and (act.card is not None or act.cards):
+                self._fire("RUL-34")  # as _held_copies would: the listed copies are the held ones
+        else:
+            check_seat(seat, "seat", self.profile.seats)
+            act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
+            act = self._held_copies(seat, act)
+            refused = self._refusal(seat, act)
+            if refused is not None:
+                reason, text = refused
+                self._fire_refusal(reason, act)
+                raise IllegalAction(reason, text)
+        self._listed = None  # the state changes now: the listing no longer holds
+        getattr(self, _DO[act.type])(seat, act)
 
     def _held_copies(self, seat: int, act: Action) -> Action:
         """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""

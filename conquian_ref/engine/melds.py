@@ -68,6 +68,12 @@ class MeldTable:
                 containing[card].append(meld)
         self._by_lowest = tuple(tuple(ms) for ms in by_lowest)
         self._containing = tuple(tuple(ms) for ms in containing)
+        # The smallest melds through each card (no other meld through it lies inside them: runs
+        # of `run_min`, sets of the smallest size): a card is in some meld of a pool exactly when
+        # it is in one of these, and there are a third as many to try.
+        self._witnesses = tuple(
+            tuple(m for m in ms if not any(o != m and o & m == o for o in ms)) for ms in containing
+        )
         # Bit masks for `meldable`: one suit's row of ranks, and where a run may start.
         self._n_ranks, self._n_suits = n_ranks, n_suits
         self._row = (1 << n_ranks) - 1
@@ -173,10 +179,16 @@ class MeldTable:
         Hand cards that belong to no possible meld are left out of the search first."""
         must = exposed | card_bit
         pool = must | hand
-        card = card_bit.bit_length() - 1
-        if not any(meld & pool == meld for meld in self._containing[card]):
+        if not self._in_some_meld(card_bit.bit_length() - 1, pool):
             return frozenset()  # the taken card belongs to no meld at all: the common case
         return self.use_options(must, hand & self.meldable(pool))
+
+    def _in_some_meld(self, card: int, pool: int) -> bool:
+        """Whether some meld made of cards of `pool` holds `card`."""
+        for meld in self._witnesses[card]:
+            if meld & pool == meld:
+                return True
+        return False
 
     def _use_options(self, must: int, hand: int) -> frozenset[int]:
         """Every subset S of `hand` such that `must | S` has a valid arrangement.
@@ -193,8 +205,8 @@ class MeldTable:
         for meld in self._containing[low]:
             if meld & pool == meld:
                 used = meld & hand
-                for rest in self.use_options(must & ~meld, hand & ~meld):
-                    options.add(used | rest)
+                rests = self.use_options(must & ~meld, hand & ~meld)
+                options.update([used | rest for rest in rests] if used else rests)
         return frozenset(options)
 
     def _hand_only(self, hand: int) -> frozenset[int]:
@@ -206,8 +218,7 @@ class MeldTable:
         options = set(self._hand_melds(without))  # the lowest card stays in hand
         for meld in self._by_lowest[low]:  # or it goes down in a meld of cards above it
             if meld & hand == meld:
-                for rest in self._hand_melds(hand & ~meld):
-                    options.add(meld | rest)
+                options.update([meld | rest for rest in self._hand_melds(hand & ~meld)])
         return frozenset(options)
 
 
@@ -269,9 +280,6 @@ class MultisetMeldTable(MeldTable):
             if base & exposed == base and self.arrangeable(canonical(exposed & ~base, low)):
                 return True
         return False
-
-    def _in_some_meld(self, card: int, pool: int) -> bool:
-        return any(meld & pool == meld for meld in self._containing[card])
 
     def _placeable(self, exposed: int, new: int) -> bool:
         raise NotImplementedError("RUL-35 placement with two copies (refused when the profile is loaded)")
