@@ -279,7 +279,10 @@ class Ahead:
 
 
 def _line(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one for every request (json.dumps with an option makes one per call)
 
 
 def _load_python_adapter(spec: str):

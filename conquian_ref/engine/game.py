@@ -41,6 +41,8 @@ __all__ = ["SEATS", "Game", "Phase", "other", "rules_by_construction"]
 
 _SHARED = ("profile", "deck", "table", "rules_by_construction")
 _DO = {kind: f"_do_{kind}" for kind in FIELDS}  # the method that carries out each action type
+# The actions without cards, made once (an Action is immutable).
+_FORCE, _PASS, _REJECT, _DECLINE = Action("force"), Action("pass"), Action("reject"), Action("decline")
 
 # The opening styles (the profile's `opening.style`): the ruling behind each, and whether the
 # dealer's refusal of the opening card reveals the next card for the non-dealer (RUL-20) instead
@@ -174,9 +176,12 @@ class Game:
     def legal(self, seat: int) -> list[Action]:
         """Every legal action of `seat`, sorted by type name, then by cards in deck order: the
         action types the phase admits, listed by the phase's lister (conquian_ref.engine.phases)."""
-        if seat not in self.to_act:
+        phase = PHASES[self.phase]
+        if seat not in phase.seats(self):
             return []
-        actions = distinct(self.deck, getattr(self, PHASES[self.phase].lister)(seat))  # RUL-34: a multiset once
+        actions = getattr(self, phase.lister)(seat)
+        if self.deck.copies > 1:
+            actions = distinct(self.deck, actions)  # RUL-34: a multiset once
         self._listed = (seat, actions)
         return actions
 
@@ -192,7 +197,7 @@ class Game:
 
     def _legal_decision(self, seat: int) -> list[Action]:
         # The card fits the active seat's melds (that is why the decision was opened): both go.
-        return [Action("decline"), Action("force")]
+        return [_DECLINE, _FORCE]
 
     def _legal_nothing(self, seat: int) -> list[Action]:
         return []
@@ -200,17 +205,17 @@ class Game:
     def _legal_play(self, seat: int) -> list[Action]:
         """force (onto the rival's melds, when the profile allows it and the card fits there),
         pass or reject (whichever the card allows, unless the seat must take it), use."""
-        card = bit(self.available)
+        card, profile, table = bit(self.available), self.profile, self.table
         actions = []
-        if self.profile.onto_rival and self.fits_for_forcing(self.exposed_of(self.profile.next_seat(seat)), card):
-            actions.append(Action("force"))
+        if profile.onto_rival and self.fits_for_forcing(self.exposed_of(profile.next_seat(seat)), card):
+            actions.append(_FORCE)
         if self._may_decline_card(seat):
-            actions.append(Action("pass") if self.revealed else Action("reject"))
+            actions.append(_PASS if self.revealed else _REJECT)
         exposed = self.exposed_of(seat)
-        uses = self.table.legal_uses(exposed, card, self.hands[seat])
-        if uses and self.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
-            uses = [s for s in uses if self.table.placeable(exposed, card | s)]
-        if uses and self.profile.partnerships:  # RUL-38: a discard must follow
+        uses = table.legal_uses(exposed, card, self.hands[seat])
+        if uses and profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
+            uses = [s for s in uses if table.placeable(exposed, card | s)]
+        if uses and profile.partnerships:  # RUL-38: a discard must follow
             uses = [s for s in uses if not self.leaves_nothing_to_discard(seat, s)]
         if uses:  # in deck order of their cards, as Action.sort_key orders them (uses only here)
             actions += [Action("use", cards=s) for s in sorted(uses, key=cards_of)]
@@ -259,12 +264,11 @@ class Game:
         Raises MalformedInput for a wrong shape and IllegalAction (with a reason code) for a move
         the rules refuse; in both cases the state is left exactly as it was."""
         self.fired_last = []
-        listed = self._listed
-        if listed is not None and listed[0] == seat and any(action is a for a in listed[1]):
+        act = self._listed_action(seat, action)
+        if act is not None:
             # One of the very objects legal() listed for this seat in this state (nothing has been
             # applied since): legal by construction, so the checks below would find nothing.
             # Skipping them is most of the cost of applying an action a simulation chose.
-            act = action
             if self.deck.copies > 1 and self.trace and (act.card is not None or act.cards):
                 self._fire("RUL-34")  # as _held_copies would: the listed copies are the held ones
         else:
@@ -278,6 +282,15 @@ class Game:
                 raise IllegalAction(reason, text)
         self._listed = None  # the state changes now: the listing no longer holds
         getattr(self, _DO[act.type])(seat, act)
+
+    def _listed_action(self, seat: int, action: object) -> Action | None:
+        """`action` if it is one of the objects the last legal(seat) returned, in this state."""
+        listed = self._listed
+        if listed is not None and listed[0] == seat:
+            for listed_action in listed[1]:
+                if listed_action is action:
+                    return action
+        return None
 
     def _held_copies(self, seat: int, act: Action) -> Action:
         """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""
@@ -412,11 +425,12 @@ class Game:
         # fitting card goes like any other.
         if self.trace:
             self._fire(*self.profile.own_rules("no_forcing"))
-        if self.profile.own_fit != "rival_option" or not self.exposed_of(seat):
+        exposed = self.exposed_of(seat)
+        if self.profile.own_fit != "rival_option" or not exposed:
             return False
         if self.trace:
             self._fire(self.profile.rule("force_option"), *self._fit_rules())  # the fit is checked
-        return self.fits_for_forcing(self.exposed_of(seat), bit(self.available)) and not self.leaves_nothing_to_discard(
+        return self.fits_for_forcing(exposed, bit(self.available)) and not self.leaves_nothing_to_discard(
             seat, 0
         )  # RUL-38: a demand must be possible
 

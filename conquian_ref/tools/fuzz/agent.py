@@ -16,7 +16,8 @@ from ...engine.actions import FIELDS, Action
 from ...engine.cards import cards_of
 from ...engine.game import Game
 
-CHOICE_MAX = 2**16 - 1  # a step choice is an integer 0..CHOICE_MAX (see decode)
+CHOICE_BITS = 16
+CHOICE_MAX = 2**CHOICE_BITS - 1  # a step choice is an integer 0..CHOICE_MAX (see decode)
 SLOTS, ILLEGAL_SLOTS = 20, 3  # choice % 20 in 17..19: a plausible illegal action (15 %)
 
 
@@ -47,9 +48,9 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
     rival = game.profile.next_seat(seat)
     hand = cards_of(game.hands[seat])
     held = set(hand)
-    legal = game.legal_actions(seat)
-    legal_types = {a["type"] for a in legal}
-    pool = game.stock[:1] + cards_of(game.hands[rival])[:1] + game.out_of_play[:1] + cards_of(game.exposed_of(seat))[:1]
+    legal = game.legal(seat)
+    legal_types = {a.type for a in legal}
+    pool = game.stock[:1] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
     foreign = list(dict.fromkeys(c for c in pool if c not in held)) or [c for c in game.deck.ordered() if c not in held][:1]
     own = hand[0] if hand else foreign[0]
     other_type: list[tuple[int, dict]] = []
@@ -72,10 +73,15 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
             not_held.append((seat, {"type": "discard", "card": name(card)}))
     misplaced = []
     if rival not in to_act and legal:
-        misplaced.append((rival, legal[0]))
+        misplaced.append((rival, legal[0].to_json(game.deck)))
     if game.phase == "play" and len(hand) >= 2:
         misplaced.append((seat, {"type": "use", "cards": [name(hand[0]), name(hand[-1])]}))
     return other_type, not_held, misplaced
+
+
+def _lowest(mask: int) -> list[int]:
+    """The lowest card of a mask, as a list of none or one card."""
+    return [(mask & -mask).bit_length() - 1] if mask else []
 
 
 def illegal_candidates(game: Game) -> list[tuple[int, dict]]:
@@ -98,11 +104,13 @@ def choose(game: Game, choice: int) -> tuple[int, dict, Action | None]:
     the shrinker moves it to another step); anything else a legal one. `choice // 20` indexes the
     list. Choice 0 is the first legal action, so shrinking a choice simplifies it."""
     slot, index = choice % SLOTS, choice // SLOTS
-    # legal_candidates, as engine Actions: only the chosen one is written as JSON.
-    legal = [(seat, act) for seat in game.to_act for act in game.legal(seat)]
-    if slot >= SLOTS - ILLEGAL_SLOTS or not legal:
+    # legal_candidates, as engine Actions: only the chosen one is written as JSON. (Not listed
+    # for an illegal slot: illegal_groups lists what it needs.)
+    illegal = slot >= SLOTS - ILLEGAL_SLOTS
+    legal = [] if illegal else [(seat, act) for seat in game.to_act for act in game.legal(seat)]
+    if illegal or not legal:
         groups = illegal_groups(game)
-        group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if slot >= SLOTS - ILLEGAL_SLOTS else []
+        group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if illegal else []
         group = group or [pair for g in groups for pair in g]
         seat, action = group[index % len(group)]
         return seat, action, None
@@ -119,7 +127,7 @@ class AgentSource:
         self.choices: list[int] = []
 
     def next(self) -> int | None:
-        choice = self.rng.randint(0, CHOICE_MAX)
+        choice = self.rng.getrandbits(CHOICE_BITS)  # uniform over 0..CHOICE_MAX, as randint is, for less work
         self.choices.append(choice)
         return choice
 
