@@ -34,6 +34,23 @@ from .cards import canonical, cards_of, resolve
 from .profile import Profile
 
 _CACHE_SIZE = 1 << 18  # masks remembered per profile; bounded so long runs keep flat memory
+FEW_CANDIDATES = 3
+"""Up to this many candidate hand cards, `legal_uses` asks `arrangeable` of each subset (at most
+eight questions, each stopping at its first arrangement) instead of enumerating every option
+with `use_options`, which must explore every arrangement of the exposed cards. Measured over the
+legal-use questions of 300 random games per profile (instructions counted): 10 % fewer on
+anglo-american-v1, 8 % on two decks, about 20 % on 52 cards and twice-around; 4 candidates or
+more cost more than 3."""
+
+
+def subsets(mask: int):
+    """Every subset of the bits of `mask`, the empty one first."""
+    subset = 0
+    while True:
+        yield subset
+        subset = (subset - mask) & mask
+        if subset == 0:
+            return
 
 
 class MeldTable:
@@ -181,7 +198,10 @@ class MeldTable:
         pool = must | hand
         if not self._in_some_meld(card_bit.bit_length() - 1, pool):
             return frozenset()  # the taken card belongs to no meld at all: the common case
-        return self.use_options(must, hand & self.meldable(pool))
+        candidates = hand & self.meldable(pool)
+        if candidates.bit_count() <= FEW_CANDIDATES:  # ask each subset (see FEW_CANDIDATES)
+            return frozenset(s for s in subsets(candidates) if self.arrangeable(must | s))
+        return self.use_options(must, candidates)
 
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld made of cards of `pool` holds `card`."""
@@ -321,9 +341,11 @@ class MultisetMeldTable(MeldTable):
         if not self._in_some_meld(card, pool):
             return frozenset()
         candidates = canonical(hand, low) & self.meldable(pool)
-        if not candidates:  # nothing can go down with it: the card alone, if it fits
-            return frozenset((0,)) if self.arrangeable(must) else frozenset()
-        options = self.use_options(must, candidates)
+        if candidates.bit_count() <= FEW_CANDIDATES:  # ask each sub-multiset (see FEW_CANDIDATES)
+            options = {canonical(s, low) for s in subsets(candidates)}  # both copies alone: one multiset
+            options = [s for s in options if self.arrangeable(must | s | (must & s & low) << 1)]
+        else:
+            options = self.use_options(must, candidates)
         return frozenset(resolve(s, hand, low) for s in options)
 
     def _use_options(self, must: int, hand: int) -> frozenset[int]:
@@ -430,6 +452,25 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             if run & mask == run and self.arrangeable(mask & ~run, rank, pending):
                 return True
         return False
+
+    def meldable(self, pool: int) -> int:
+        """As MultisetMeldTable.meldable, where a set is any `set_min` or more cards of one rank
+        (RUL-33): a rank's cards are counted whatever their suits and copies."""
+        low = self._low
+        pool = canonical(pool, low)
+        once = pool & low
+        starts = self._run_starts
+        for i in range(self._run_min):
+            starts &= once >> (2 * i)
+        cards = 0
+        for i in range(self._run_min):
+            cards |= starts << (2 * i)
+        set_min = self._set_min
+        for bits in self._rank_bits:
+            here = pool & bits
+            if here.bit_count() >= set_min:
+                cards |= here & low
+        return (cards | cards << 1) & pool
 
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld of the multiset `pool` holds `card`: `set_min` cards of its rank,
