@@ -20,14 +20,14 @@ may name 7H twice, and so name both copies. Parsing gives the canonical mask of 
 k-th 7H is copy k, cards.Deck.parse_list), and the game resolves it against the seat's hand
 (`resolved`): the copies the seat holds, or, where it holds fewer than named, a copy it does not
 hold, refused as `card_not_in_hand`. Naming a card more often than the deck has copies stays
-malformed (with one copy: a card named twice). `distinct` keeps one action per multiset.
+malformed (with one copy: a card named twice). `Game.legal` lists one action per multiset.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Deck, canonical, cards_of, mask_of, resolve
+from .cards import Deck, cards_of, mask_of, resolve
 from .errors import MalformedInput, shown
 
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -120,17 +120,3 @@ def resolved(deck: Deck, act: Action, hand: int) -> Action:
     if act.cards:
         act = act._replace(cards=resolve(act.cards, hand, low))
     return act
-
-
-def distinct(deck: Deck, actions: list[Action]) -> list[Action]:
-    """The actions, in order, with one action per type and multiset of cards (RUL-34): a discard
-    of 7H is listed once when both copies are held. With one copy, the list itself."""
-    if deck.copies == 1:
-        return actions
-    low, seen, kept = deck.low, set(), []
-    for act in actions:
-        key = (act.type, None if act.card is None else deck.same_card(act.card), canonical(act.cards, low))
-        if key not in seen:
-            seen.add(key)
-            kept.append(act)
-    return kept

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import copy
 
-from .actions import FIELDS, Action, check_action, distinct, parse_action, resolved
-from .cards import bit, cards_of, count, mask_of
+from .actions import FIELDS, Action, check_action, parse_action, resolved
+from .cards import bit, cards_of, count, distinct, mask_of
 from .dealing import deal
 from .errors import IllegalAction
 from .melds import meld_table
@@ -180,8 +180,6 @@ class Game:
         if seat not in phase.seats(self):
             return []
         actions = getattr(self, phase.lister)(seat)
-        if self.deck.copies > 1:
-            actions = distinct(self.deck, actions)  # RUL-34: a multiset once
         self._listed = (seat, actions)
         return actions
 
@@ -190,10 +188,17 @@ class Game:
         return [a.to_json(self.deck) for a in self.legal(seat)]
 
     def _legal_exchange(self, seat: int) -> list[Action]:
-        return [Action("exchange", card=c) for c in cards_of(self.hands[seat])]
+        return [Action("exchange", card=c) for c in self._choosable(seat)]
 
     def _legal_discard(self, seat: int) -> list[Action]:
-        return [Action("discard", card=c) for c in cards_of(self.hands[seat])]
+        return [Action("discard", card=c) for c in self._choosable(seat)]
+
+    def _choosable(self, seat: int) -> list[int]:
+        """The seat's hand cards to choose one from, in deck order: with two copies of a card, the
+        first copy held only (RUL-34: a multiset, so the two are one choice). The lists of the
+        play phase need no such care: each use is a different multiset (melds.legal_uses)."""
+        hand = self.hands[seat]
+        return cards_of(hand if self.deck.copies == 1 else distinct(hand, self.deck.low))
 
     def _legal_decision(self, seat: int) -> list[Action]:
         # The card fits the active seat's melds (that is why the decision was opened): both go.
