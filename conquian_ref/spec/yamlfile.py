@@ -307,49 +307,12 @@ def top_level_string(text: str, key: str) -> str | None:
             if depth == 0 and isinstance(event, yaml.CollectionStartEvent) and not isinstance(event, yaml.MappingStartEvent):
                 return None  # not a mapping
             if depth == 1:  # a key or a value of the root mapping (keys at even items)
-                if wanted:
-                    return event.value if isinstance(event, yaml.ScalarEvent) else None
+                if wanted:  # only a plain string is an id: loading refuses a tag (and an alias is no text)
+                    return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
                 wanted = item % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value == key
                 item += 1
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
-        return None
-    except yaml.YAMLError:
-        return None
-    finally:
-        loader.dispose()
-
-
-_STR = "tag:yaml.org,2002:str"
-
-
-def top_level_string(text: str, key: str) -> str | None:
-    """The string value of a top-level `key` of a mapping document, read from the event stream
-    and stopping there (the id of a scenario without building the whole file); None if there is
-    none or the text is not YAML."""
-    loader = Loader(text)
-    try:
-        depth, expect_key, found = 0, False, False
-        while loader.check_event():
-            event = loader.get_event()
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if found:
-                    return None
-                expect_key = depth == 1 and isinstance(event, yaml.MappingStartEvent)
-                continue
-            if isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-                expect_key = depth == 1
-                if depth == 1:
-                    expect_key = not expect_key or True
-                continue
-            if depth != 1 or not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
-                continue
-            if found:
-                return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
-            found = expect_key and isinstance(event, yaml.ScalarEvent) and event.value == key
-            expect_key = not expect_key
         return None
     except yaml.YAMLError:
         return None
