@@ -186,6 +186,10 @@ Loader.add_constructor("tag:yaml.org,2002:bool", lambda loader, node: _bool(node
 
 
 # -- the scan: limits before anything is built -----------------------------------------------------
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1
+
+
 def _scan(loader: Loader) -> list[yaml.Event]:
     """Walk the event stream once; YamlError at the first limit passed, else the events read (the
     data is built from them, so the text is parsed once). Each anchor's expanded size is recorded
@@ -194,34 +198,37 @@ def _scan(loader: Loader) -> list[yaml.Event]:
     expanded = aliases = 0
     open_: list[tuple[str | None, int]] = []  # (anchor, `expanded` when it opened) per open collection
     sizes: dict[str, int] = {}
-    while loader.check_event():
-        event = loader.get_event()
+    # The events' own classes are compared (the parser makes no subclasses): an isinstance chain
+    # for every event was most of the scan's time. The line is only worked out for a message.
+    for event in iter(loader.get_event, None):  # None once the stream has ended
         events.append(event)
-        line = event.start_mark.line + 1
-        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)) and event.tag is not None:
-            raise YamlError(line, f"a tag ({event.tag}) is not allowed: a file holds plain data only (docs/security.md)")
-        if isinstance(event, yaml.AliasEvent):
-            aliases += 1
-            if aliases > MAX_ALIASES:
-                raise YamlError(line, f"more than {MAX_ALIASES} aliases (docs/security.md)")
-            if any(anchor == event.anchor for anchor, _ in open_):
-                raise YamlError(line, f"the alias *{event.anchor} is inside its own anchor: the data would contain itself")
-            expanded += sizes.get(event.anchor, 1)  # an undefined alias: the composer says so
-        elif isinstance(event, yaml.ScalarEvent):
+        kind = type(event)
+        if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.tag is not None:
+                raise YamlError(_line(event), f"a tag ({event.tag}) is not allowed: a file holds plain data only (docs/security.md)")
             expanded += 1
-            if event.anchor is not None:
+            if kind is not yaml.ScalarEvent:
+                open_.append((event.anchor, expanded))
+                if len(open_) > MAX_DEPTH:
+                    raise YamlError(_line(event), f"nested more than {MAX_DEPTH} deep (docs/security.md)")
+            elif event.anchor is not None:
                 sizes[event.anchor] = 1
-        elif isinstance(event, yaml.CollectionStartEvent):
-            expanded += 1
-            open_.append((event.anchor, expanded))
-            if len(open_) > MAX_DEPTH:
-                raise YamlError(line, f"nested more than {MAX_DEPTH} deep (docs/security.md)")
-        elif isinstance(event, yaml.CollectionEndEvent):
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             anchor, start = open_.pop()
             if anchor is not None:
                 sizes[anchor] = expanded - start + 1
+            continue
+        elif kind is yaml.AliasEvent:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise YamlError(_line(event), f"more than {MAX_ALIASES} aliases (docs/security.md)")
+            if any(anchor == event.anchor for anchor, _ in open_):
+                raise YamlError(_line(event), f"the alias *{event.anchor} is inside its own anchor: the data would contain itself")
+            expanded += sizes.get(event.anchor, 1)  # an undefined alias: the composer says so
+        else:
+            continue  # the stream's and documents' starts and ends
         if expanded > MAX_NODES:
-            raise YamlError(line, f"more than {MAX_NODES:,} values once its aliases are expanded (docs/security.md)")
+            raise YamlError(_line(event), f"more than {MAX_NODES:,} values once its aliases are expanded (docs/security.md)")
     return events
 
 
