@@ -329,6 +329,7 @@ def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_
     root: list = []  # the document's value, once there is one
     lines: dict[Path_, int] = {}
     open_: list[list] = []  # per open collection: [container, its path, a mapping's pending key, the key's line]
+    scalars: dict[tuple, tuple[str, object]] = {}  # (text, implicit) -> (tag, value)
     for event in events:
         kind = type(event)
         if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
@@ -336,11 +337,14 @@ def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_
                 return None
             line = event.start_mark.line + 1
             if kind is yaml.ScalarEvent:  # the scan refused every explicit tag, so each is resolved
-                tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-                try:
-                    value = _SCALARS[tag](event.value, line)
-                except YamlError:
-                    return None
+                text = (event.value, event.implicit)
+                if text not in scalars:  # a file repeats its cards and its words: each is read once
+                    tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                    try:
+                        scalars[text] = tag, _SCALARS[tag](event.value, line)
+                    except YamlError:
+                        return None
+                tag, value = scalars[text]
             else:  # no path resolvers: every collection is a map or a seq
                 value = {} if kind is yaml.MappingStartEvent else []
             if not open_:
