@@ -103,17 +103,36 @@ def _fast_items(validator, items, instance, schema):
     jsonschema's. jsonschema's walk (a validator evolved for every keyword of every item) cost
     most of the time of reading the corpus: its steps, their actions, and every list of cards."""
     check = _check_of(items) if "prefixItems" not in schema else None
-    if check is not None and isinstance(instance, list):
-        try:
-            if all(check(item) for item in instance):
-                return
-        except _Unsure:
-            pass
+    if check is not None and isinstance(instance, list) and _holds(check, instance):
+        return
     yield from _items(validator, items, instance, schema)
 
 
+def _fast_properties(validator, properties, instance, schema):
+    """`properties` with the same shortcut for each property: only those whose value the compiled
+    check does not find valid are walked (each error is a property's own: the others give none)."""
+    if isinstance(instance, dict):
+        properties = {
+            name: subschema
+            for name, subschema in properties.items()
+            if name in instance and not _holds(_check_of(subschema), [instance[name]])
+        }
+    yield from _properties_keyword(validator, properties, instance, schema)
+
+
+def _holds(check, values: list) -> bool:
+    """`check` (if any) holds for every value; False where it does not judge one."""
+    if check is None:
+        return False
+    try:
+        return all(check(value) for value in values)
+    except _Unsure:
+        return False
+
+
 _items = Draft202012Validator.VALIDATORS["items"]
-_Fast = validators.extend(Draft202012Validator, {"items": _fast_items})
+_properties_keyword = Draft202012Validator.VALIDATORS["properties"]
+_Fast = validators.extend(Draft202012Validator, {"items": _fast_items, "properties": _fast_properties})
 
 
 # -- the compiled check ----------------------------------------------------------------------------
@@ -149,9 +168,18 @@ def _compiled(schema):
         if check is None:
             return None
         checks.append(check)
-    if len(checks) == 1:
-        return checks[0]
-    return lambda instance: all(check(instance) for check in checks)
+    return checks[0] if len(checks) == 1 else _every(checks)
+
+
+# The hot checks are loops: all() over a generator cost a third more.
+def _every(checks):
+    def every(instance):
+        for check in checks:
+            if not check(instance):
+                return False
+        return True
+
+    return every
 
 
 def _all_compiled(schemas):
@@ -210,7 +238,15 @@ def _properties(properties, schema):
     if checks is None:
         return None
     pairs = list(zip(properties, checks))
-    return lambda instance: not isinstance(instance, dict) or all(check(instance[name]) for name, check in pairs if name in instance)
+
+    def each_property(instance):
+        if isinstance(instance, dict):
+            for name, check in pairs:
+                if name in instance and not check(instance[name]):
+                    return False
+        return True
+
+    return each_property
 
 
 def _additional(additional, schema):
@@ -225,7 +261,15 @@ def _items_of(items, schema):
     check = _compiled(items)
     if check is None or "prefixItems" in schema:
         return None
-    return lambda instance: not isinstance(instance, list) or all(check(item) for item in instance)
+
+    def each_item(instance):
+        if isinstance(instance, list):
+            for item in instance:
+                if not check(item):
+                    return False
+        return True
+
+    return each_item
 
 
 def _if(condition, schema):
@@ -242,7 +286,7 @@ def _combined(keyword):
         if checks is None:
             return None
         if keyword == "allOf":
-            return lambda instance: all(check(instance) for check in checks)
+            return _every(checks)
         if keyword == "anyOf":
             return lambda instance: any(check(instance) for check in checks)
         return lambda instance: sum(1 for check in checks if check(instance)) == 1  # oneOf
