@@ -356,3 +356,15 @@ def test_the_compiled_check_changes_no_error():
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for mutated in [data, *mutations(data, rng, 40)]:
             assert errors(validator("scenario"), mutated) == errors(plain, mutated)
+
+
+def test_the_compiled_check_leaves_what_it_does_not_judge_to_jsonschema():
+    from decimal import Decimal
+
+    from conquian_ref.spec import schemas
+
+    for schema in ({"enum": [0, 1]}, {"not": {"enum": [0, 1]}}, {"uniqueItems": True}):
+        with pytest.raises(schemas._Unsure):
+            schemas._compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
+    assert schemas._compiled({"$ref": "#/$defs/x"}) is None
+    assert schemas._compiled({"type": "string", "format": "date"}) is None

@@ -228,7 +228,15 @@ def _enum(members, schema):
     if not all(isinstance(member, (str, int)) and not isinstance(member, bool) for member in members):
         return None
     members = frozenset(members)
-    return lambda instance: isinstance(instance, (str, int, float)) and not isinstance(instance, bool) and instance in members
+
+    def is_member(instance):
+        if isinstance(instance, (str, int, float)) and not isinstance(instance, bool):
+            return instance in members
+        if instance is None or isinstance(instance, (bool, list, dict)):
+            return False
+        raise _Unsure  # another type (a Decimal): its == is its own
+
+    return is_member
 
 
 def _unique(instance) -> bool:
