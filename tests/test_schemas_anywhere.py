@@ -288,14 +288,14 @@ def test_the_compiled_check_judges_as_jsonschema_does():
     from conquian_ref.spec import schemas
 
     rng = random.Random(13)
-    lists = []  # every schema of a list's items or of a property
+    subschemas = []  # every schema of a list's items or of a property
 
     def walk(schema):
         if isinstance(schema, dict):
             if isinstance(schema.get("items"), dict):
-                lists.append(schema["items"])
+                subschemas.append(schema["items"])
             if isinstance(schema.get("properties"), dict):
-                lists.extend(each for each in schema["properties"].values() if isinstance(each, dict))
+                subschemas.extend(each for each in schema["properties"].values() if isinstance(each, dict))
             for value in schema.values():
                 walk(value)
         elif isinstance(schema, list):
@@ -304,8 +304,8 @@ def test_the_compiled_check_judges_as_jsonschema_does():
 
     for name in schemas.schema_names():
         walk(schemas.validator(name).schema)
-    lists = list({json.dumps(items, sort_keys=True): items for items in lists}.values())
-    compiled = [(items, schemas._check_of(items)) for items in lists]
+    subschemas = list({json.dumps(each, sort_keys=True): each for each in subschemas}.values())
+    compiled = [(each, schemas._check_of(each)) for each in subschemas]
     assert sum(check is not None for _, check in compiled) >= 20
     values = []
 
@@ -326,16 +326,16 @@ def test_the_compiled_check_judges_as_jsonschema_does():
             collect(mutated)
     values = list({json.dumps(value, sort_keys=True): value for value in values + ODD_VALUES}.values())
     judged = 0
-    for items, check in compiled:
+    for subschema, check in compiled:
         if check is None:
             continue
-        plain = jsonschema.Draft202012Validator(items)
+        plain = jsonschema.Draft202012Validator(subschema)
         for value in values:
             try:
                 verdict = check(value)
             except schemas._Unsure:
                 continue
-            assert verdict == plain.is_valid(value), (items, value)
+            assert verdict == plain.is_valid(value), (subschema, value)
             judged += verdict
     assert judged > 1000
 
