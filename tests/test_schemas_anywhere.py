@@ -245,3 +245,126 @@ def test_issue_13_fast_items_reports_exactly_what_jsonschema_reports():
         return sorted((list(e.absolute_path), e.message) for e in v.iter_errors(data))
 
     assert errors(validator("scenario")) == errors(plain) and len(errors(plain)) == 3
+
+
+# A value of every kind the compiled check tells apart (bool is not int, 2.0 is an integer, nan is
+# no less than anything, a list and a dict are neither a string nor a number).
+ODD_VALUES = [None, True, False, 0, 1, 3, 4, -1, 2.0, 2.5, float("nan"), "", "x", "use", "accepted", "1O", "12E", [], [1], ["1O", "1O"], {}, {"type": "pass"}]
+
+
+def mutations(data, rng, count: int):
+    """`count` copies of `data`, each with one value somewhere replaced, a key dropped or added."""
+    import copy
+
+    for _ in range(count):
+        copy_ = copy.deepcopy(data)
+        node, path = copy_, []
+        while isinstance(node, (dict, list)) and node and rng.random() < 0.8:
+            key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+            parent, node = node, node[key]
+            path.append((parent, key))
+        if not path:
+            continue
+        parent, key = path[-1]
+        what = rng.random()
+        if what < 0.6:
+            parent[key] = rng.choice(ODD_VALUES + [[rng.choice(ODD_VALUES)]])
+        elif what < 0.8 and isinstance(parent, dict):
+            del parent[key]
+        elif isinstance(parent, dict):
+            parent[rng.choice(["card", "cards", "type", "seat", "phse", "deck", "match", "refused"])] = rng.choice(ODD_VALUES)
+        else:
+            parent.append(rng.choice(ODD_VALUES))
+        yield copy_
+
+
+def test_the_compiled_check_judges_as_jsonschema_does():
+    # spec/schemas.py `_fast_items` and `_fast_properties` skip jsonschema where its compiled
+    # check finds a value valid: that check must be True exactly where jsonschema finds no error,
+    # for every list item and property schema of the shipped schemas, on the corpus's values and
+    # on mutated ones.
+    import random
+
+    from conquian_ref.spec import schemas
+
+    rng = random.Random(13)
+    subschemas = []  # every schema of a list's items or of a property
+
+    def walk(schema):
+        if isinstance(schema, dict):
+            if isinstance(schema.get("items"), dict):
+                subschemas.append(schema["items"])
+            if isinstance(schema.get("properties"), dict):
+                subschemas.extend(each for each in schema["properties"].values() if isinstance(each, dict))
+            for value in schema.values():
+                walk(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                walk(value)
+
+    for name in schemas.schema_names():
+        walk(schemas.validator(name).schema)
+    subschemas = list({json.dumps(each, sort_keys=True): each for each in subschemas}.values())
+    compiled = [(each, schemas._check_of(each)) for each in subschemas]
+    assert sum(check is not None for _, check in compiled) >= 20
+    values = []
+
+    def collect(node):
+        if isinstance(node, dict):
+            values.append(node)
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            values.extend(node)
+            for value in node:
+                collect(value)
+
+    for path in CORPUS[::40] + [BASE]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        collect(data)
+        for mutated in mutations(data, rng, 20):
+            collect(mutated)
+    values = list({json.dumps(value, sort_keys=True): value for value in values + ODD_VALUES}.values())
+    judged = 0
+    for subschema, check in compiled:
+        if check is None:
+            continue
+        plain = jsonschema.Draft202012Validator(subschema)
+        for value in values:
+            try:
+                verdict = check(value)
+            except schemas._Unsure:
+                continue
+            assert verdict == plain.is_valid(value), (subschema, value)
+            judged += verdict
+    assert judged > 1000
+
+
+def test_the_compiled_check_changes_no_error():
+    # Whole scenarios, mutated: the validator reports exactly what the plain one reports.
+    import random
+
+    from conquian_ref.spec.schemas import bundled, validator
+
+    rng = random.Random(12)
+    plain = jsonschema.Draft202012Validator(bundled("scenario"))
+
+    def errors(v, data) -> list:
+        return sorted((list(e.absolute_path), e.message, list(e.schema_path)) for e in v.iter_errors(data))
+
+    for path in CORPUS[::40] + [BASE]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for mutated in [data, *mutations(data, rng, 40)]:
+            assert errors(validator("scenario"), mutated) == errors(plain, mutated)
+
+
+def test_the_compiled_check_leaves_what_it_does_not_judge_to_jsonschema():
+    from decimal import Decimal
+
+    from conquian_ref.spec import schemas
+
+    for schema in ({"enum": [0, 1]}, {"not": {"enum": [0, 1]}}, {"uniqueItems": True}):
+        with pytest.raises(schemas._Unsure):
+            schemas._compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
+    assert schemas._compiled({"$ref": "#/$defs/x"}) is None
+    assert schemas._compiled({"type": "string", "format": "date"}) is None

@@ -14,9 +14,11 @@ How a file is read:
    and the size of the data once every alias is expanded (each anchor's size is counted once,
    so an alias bomb is refused in linear time); an alias inside its own anchor (`&r [*r]`,
    data containing itself) and every explicit tag are refused;
-3. the node tree is composed and walked once to record the line of each path (a tuple of keys
-   and indices). A node reached a second time through an alias is not walked again: its
-   fields are reported at the alias's key. Keys must be strings, and unique;
+3. the data and the line of each path (a tuple of keys and indices) are built from the events
+   the scan read (the text is parsed once); a file with an anchor, or one refused, is composed
+   into a node tree and walked as PyYAML reads it, for the exact error. A node reached a second
+   time through an alias is not walked again: its fields are reported at the alias's key. Keys
+   must be strings, and unique;
 4. the data is built with the YAML 1.2 core schema (docs/authoring.md says why): booleans are
    only true/false (any case of those), null is null/~/empty, integers are decimal, 0o octal
    or 0x hex; `yes`, `no`, `on`, `off`, `1:20`, `2024-01-01` and the merge key `<<` are strings,
@@ -159,65 +161,75 @@ for _tag, _regexp, _first in _CORE:
     Loader.add_implicit_resolver(_tag, re.compile(f"(?:{_regexp.pattern})\\Z"), list(_first))
 
 
-def _construct_int(loader: Loader, node: yaml.ScalarNode) -> int:
-    text = node.value
+def _int(text: str, line: int) -> int:
     digits = text.lstrip("+-")
     if len(digits) > MAX_INT_DIGITS:
-        raise YamlError(node.start_mark.line + 1, f"an integer of {len(digits):,} digits (at most {MAX_INT_DIGITS})")
+        raise YamlError(line, f"an integer of {len(digits):,} digits (at most {MAX_INT_DIGITS})")
     base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
     return int(text if base == 10 else text[2:], base)
 
 
-def _construct_float(loader: Loader, node: yaml.ScalarNode) -> float:
-    text = node.value.lower()
+def _float(text: str) -> float:
+    text = text.lower()
     if text.endswith("inf"):
         return float("-inf") if text.startswith("-") else float("inf")
     return float("nan") if text == ".nan" else float(text)
 
 
-def _construct_bool(loader: Loader, node: yaml.ScalarNode) -> bool:
-    return node.value.lower() == "true"
+def _bool(text: str) -> bool:
+    return text.lower() == "true"
 
 
-Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
-Loader.add_constructor("tag:yaml.org,2002:bool", _construct_bool)
+Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: _int(node.value, node.start_mark.line + 1))
+Loader.add_constructor("tag:yaml.org,2002:float", lambda loader, node: _float(node.value))
+Loader.add_constructor("tag:yaml.org,2002:bool", lambda loader, node: _bool(node.value))
 
 
 # -- the scan: limits before anything is built -----------------------------------------------------
-def _scan(loader: Loader) -> None:
-    """Walk the event stream once; YamlError at the first limit passed. Each anchor's expanded
-    size is recorded when it closes, so an alias costs one lookup, however big its target."""
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1
+
+
+def _scan(loader: Loader) -> list[yaml.Event]:
+    """Walk the event stream once; YamlError at the first limit passed, else the events read (the
+    data is built from them, so the text is parsed once). Each anchor's expanded size is recorded
+    when it closes, so an alias costs one lookup, however big its target."""
+    events: list[yaml.Event] = []
     expanded = aliases = 0
     open_: list[tuple[str | None, int]] = []  # (anchor, `expanded` when it opened) per open collection
     sizes: dict[str, int] = {}
-    while loader.check_event():
-        event = loader.get_event()
-        line = event.start_mark.line + 1
-        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)) and event.tag is not None:
-            raise YamlError(line, f"a tag ({event.tag}) is not allowed: a file holds plain data only (docs/security.md)")
-        if isinstance(event, yaml.AliasEvent):
-            aliases += 1
-            if aliases > MAX_ALIASES:
-                raise YamlError(line, f"more than {MAX_ALIASES} aliases (docs/security.md)")
-            if any(anchor == event.anchor for anchor, _ in open_):
-                raise YamlError(line, f"the alias *{event.anchor} is inside its own anchor: the data would contain itself")
-            expanded += sizes.get(event.anchor, 1)  # an undefined alias: the composer says so
-        elif isinstance(event, yaml.ScalarEvent):
+    # The events' own classes are compared (the parser makes no subclasses): an isinstance chain
+    # for every event was most of the scan's time. The line is only worked out for a message.
+    for event in iter(loader.get_event, None):  # None once the stream has ended
+        events.append(event)
+        kind = type(event)
+        if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.tag is not None:
+                raise YamlError(_line(event), f"a tag ({event.tag}) is not allowed: a file holds plain data only (docs/security.md)")
             expanded += 1
-            if event.anchor is not None:
+            if kind is not yaml.ScalarEvent:
+                open_.append((event.anchor, expanded))
+                if len(open_) > MAX_DEPTH:
+                    raise YamlError(_line(event), f"nested more than {MAX_DEPTH} deep (docs/security.md)")
+            elif event.anchor is not None:
                 sizes[event.anchor] = 1
-        elif isinstance(event, yaml.CollectionStartEvent):
-            expanded += 1
-            open_.append((event.anchor, expanded))
-            if len(open_) > MAX_DEPTH:
-                raise YamlError(line, f"nested more than {MAX_DEPTH} deep (docs/security.md)")
-        elif isinstance(event, yaml.CollectionEndEvent):
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             anchor, start = open_.pop()
             if anchor is not None:
                 sizes[anchor] = expanded - start + 1
+            continue
+        elif kind is yaml.AliasEvent:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise YamlError(_line(event), f"more than {MAX_ALIASES} aliases (docs/security.md)")
+            if any(anchor == event.anchor for anchor, _ in open_):
+                raise YamlError(_line(event), f"the alias *{event.anchor} is inside its own anchor: the data would contain itself")
+            expanded += sizes.get(event.anchor, 1)  # an undefined alias: the composer says so
+        else:
+            continue  # the stream's and documents' starts and ends
         if expanded > MAX_NODES:
-            raise YamlError(line, f"more than {MAX_NODES:,} values once its aliases are expanded (docs/security.md)")
+            raise YamlError(_line(event), f"more than {MAX_NODES:,} values once its aliases are expanded (docs/security.md)")
+    return events
 
 
 def _one_line(text: str) -> str:
@@ -243,15 +255,14 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> YamlError:
 
 
 def _guarded(text: str, work):
-    """`work(loader)` on a loader for `text` once the scan has passed; every failure a YamlError."""
+    """`work(loader, events)` once the scan of `text` has passed its events (`loader` the scan's:
+    its resolver and constructors are the file's schema); every failure a YamlError."""
     try:
-        for step in (_scan, work):  # the scan first: nothing is built before the limits hold
-            loader = Loader(text)
-            try:
-                result = step(loader)
-            finally:
-                loader.dispose()
-        return result
+        loader = Loader(text)  # the scan first: nothing is built before the limits hold
+        try:
+            return work(loader, _scan(loader))
+        finally:
+            loader.dispose()
     except YamlError:
         raise
     except yaml.YAMLError as exc:
@@ -260,9 +271,19 @@ def _guarded(text: str, work):
         raise YamlError(0, "nested too deep (docs/security.md)") from None
 
 
+def _composed(text: str) -> yaml.Node | None:
+    # A second parse, by libyaml's composer: composing in Python from the scan's events took
+    # half as long again (the C composer still calls the resolver in Python for every scalar).
+    loader = Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
 def compose(text: str) -> yaml.Node | None:
     """The node tree of `text`, within the limits (YamlError with a line otherwise)."""
-    return _guarded(text, lambda loader: loader.get_single_node())
+    return _guarded(text, lambda loader, events: _composed(text))
 
 
 def load_with_lines(path: Path | str) -> tuple[object, dict[Path_, int]]:
@@ -273,8 +294,14 @@ def load_with_lines(path: Path | str) -> tuple[object, dict[Path_, int]]:
 def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
     """`load_with_lines` for text: the data and each path's line; YamlError with the line if not YAML."""
 
-    def work(loader: Loader):
-        node = loader.get_single_node()
+    def work(loader: Loader, events: list[yaml.Event]):
+        built = _built(loader, events)
+        if built is not None:
+            return built
+        # The file has an anchor, or it is refused: compose, check and construct it as PyYAML
+        # does, which gives the exact error (the first the composer, then `_record`, then the
+        # constructor meets).
+        node = _composed(text)
         if node is None:
             return None, {}
         lines: dict[Path_, int] = {}
@@ -284,12 +311,76 @@ def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
     return _guarded(text, work)
 
 
+_STR = "tag:yaml.org,2002:str"
+_SCALARS = {  # a resolved tag of the core schema -> its value from the text and line
+    _STR: lambda text, line: text,
+    "tag:yaml.org,2002:int": _int,
+    "tag:yaml.org,2002:float": lambda text, line: _float(text),
+    "tag:yaml.org,2002:bool": lambda text, line: _bool(text),
+    "tag:yaml.org,2002:null": lambda text, line: None,
+}
+
+
+def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_, int]] | None:
+    """The data and line map that composing, `_record` and constructing give, built in one pass
+    over the scanned events (about half the time, the corpus having no anchors). None where that
+    reading would refuse the file (a key that is not a string or comes twice, an integer too
+    long, a second document) and for any anchor or alias: then that reading runs instead."""
+    root: list = []  # the document's value, once there is one
+    lines: dict[Path_, int] = {}
+    open_: list[list] = []  # per open collection: [container, its path, a mapping's pending key, the key's line]
+    scalars: dict[tuple, tuple[str, object]] = {}  # (text, implicit) -> (tag, value)
+    for event in events:
+        kind = type(event)
+        if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.anchor is not None:
+                return None
+            line = event.start_mark.line + 1
+            if kind is yaml.ScalarEvent:  # the scan refused every explicit tag, so each is resolved
+                text = (event.value, event.implicit)
+                if text not in scalars:  # a file repeats its cards and its words: each is read once
+                    tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                    try:
+                        scalars[text] = tag, _SCALARS[tag](event.value, line)
+                    except YamlError:
+                        return None
+                tag, value = scalars[text]
+            else:  # no path resolvers: every collection is a map or a seq
+                value = {} if kind is yaml.MappingStartEvent else []
+            if not open_:
+                path = ()
+                root.append(value)
+            else:
+                parent = open_[-1]
+                container, parent_path, key, key_line = parent
+                if type(container) is list:
+                    path = parent_path + (len(container),)
+                    container.append(value)
+                elif key is _NO_KEY:  # this is a key
+                    if kind is not yaml.ScalarEvent or tag != _STR or value in container:
+                        return None
+                    parent[2:] = value, line
+                    continue
+                else:
+                    path, line = parent_path + (key,), key_line  # a field's line is its key's
+                    container[key] = value
+                    parent[2] = _NO_KEY
+            lines[path] = line
+            if kind is not yaml.ScalarEvent:
+                open_.append([value, path, _NO_KEY, 0])
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            open_.pop()
+        elif kind is yaml.AliasEvent or (kind is yaml.DocumentStartEvent and root):
+            return None
+    return (root[0], lines) if root else (None, {})
+
+
+_NO_KEY = object()  # a mapping's next event is a key
+
+
 def loads(text: str) -> object:
     """The data of a text, read exactly as `loads_with_lines` reads it."""
     return loads_with_lines(text)[0]
-
-
-_STR = "tag:yaml.org,2002:str"
 
 
 def top_level_string(text: str, key: str) -> str | None:
@@ -307,49 +398,12 @@ def top_level_string(text: str, key: str) -> str | None:
             if depth == 0 and isinstance(event, yaml.CollectionStartEvent) and not isinstance(event, yaml.MappingStartEvent):
                 return None  # not a mapping
             if depth == 1:  # a key or a value of the root mapping (keys at even items)
-                if wanted:
-                    return event.value if isinstance(event, yaml.ScalarEvent) else None
+                if wanted:  # only a plain string is an id: loading refuses a tag (and an alias is no text)
+                    return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
                 wanted = item % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value == key
                 item += 1
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
-        return None
-    except yaml.YAMLError:
-        return None
-    finally:
-        loader.dispose()
-
-
-_STR = "tag:yaml.org,2002:str"
-
-
-def top_level_string(text: str, key: str) -> str | None:
-    """The string value of a top-level `key` of a mapping document, read from the event stream
-    and stopping there (the id of a scenario without building the whole file); None if there is
-    none or the text is not YAML."""
-    loader = Loader(text)
-    try:
-        depth, expect_key, found = 0, False, False
-        while loader.check_event():
-            event = loader.get_event()
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if found:
-                    return None
-                expect_key = depth == 1 and isinstance(event, yaml.MappingStartEvent)
-                continue
-            if isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-                expect_key = depth == 1
-                if depth == 1:
-                    expect_key = not expect_key or True
-                continue
-            if depth != 1 or not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
-                continue
-            if found:
-                return event.value if isinstance(event, yaml.ScalarEvent) and event.tag is None else None
-            found = expect_key and isinstance(event, yaml.ScalarEvent) and event.value == key
-            expect_key = not expect_key
         return None
     except yaml.YAMLError:
         return None
