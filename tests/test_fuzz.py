@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import shlex
@@ -29,7 +28,6 @@ from conquian_ref.engine.actions import parse_action
 from conquian_ref.conformance.check import run_check
 from conquian_ref.engine.errors import ConquianError, IllegalAction
 from conquian_ref.tools.fuzz import configure, parse_shard, read_known, run_fuzz, shard_games
-from conquian_ref.tools.fuzz import planner
 from conquian_ref.tools.fuzz.agent import decode, illegal_candidates
 from conquian_ref.engine.game import Game
 from conquian_ref.tools.lint import lint
@@ -320,51 +318,3 @@ def test_issue_11_fuzz_the_state_at_the_end_finds_the_same_first_divergence_as_e
     full = run_fuzz(impl=LATE_PASS, profile=AA, games=3, seed=1, out=tmp_path / "b", shrink_seconds=0, every_step=True, echo=quiet([]))
     assert fast.divergence == full.divergence and fast.divergence.kind == "result"
     assert fast.replays == 1 and full.replays == 0
-
-
-# -- the planner: a long run plans its games in a worker process (issue 11 item 10, speed) --------------
-def _caps():
-    return {"legal_actions", "observation", "perft", "reason_codes", "setup_deck", "setup_hands", "state"}
-
-
-@pytest.mark.parametrize("every_step", [False, True])
-def test_issue_11_fuzz_the_planner_worker_plans_exactly_the_games_planned_in_process(every_step):
-    games = range(5, 5 + 2 * planner.CHUNK + 3)  # more than one chunk, and a partial one
-    with planner.Planner(planner.WORKER_MIN_GAMES) as worker:
-        assert worker.in_worker
-        planned_there = list(worker.games("anglo-american-v1", 7, games, every_step, _caps()))
-    with planner.Planner(planner.WORKER_MIN_GAMES - 1) as here:
-        assert not here.in_worker
-        planned_here = list(here.games("anglo-american-v1", 7, games, every_step, _caps()))
-    assert [g for g, _, _ in planned_there] == list(games)
-    assert planned_there == planned_here
-    assert all(plan.steps for _, _, plan in planned_here)
-
-
-_PARENT = os.getpid()
-_REAL_PLAN_CHUNK = planner._plan_chunk
-
-
-def _dies_in_the_worker(*args):
-    if os.getpid() != _PARENT:
-        os._exit(3)
-    return _REAL_PLAN_CHUNK(*args)
-
-
-def test_issue_11_fuzz_a_worker_that_dies_leaves_the_games_planned_in_process(monkeypatch):
-    monkeypatch.setattr(planner, "_plan_chunk", _dies_in_the_worker)
-    games = range(3 * planner.CHUNK)
-    with planner.Planner(planner.WORKER_MIN_GAMES) as worker:
-        got = list(worker.games("torno-cisneros-v1", 2, games, False, _caps()))
-        assert not worker.in_worker  # it gave up on the worker
-    with planner.Planner(0) as here:
-        assert got == list(here.games("torno-cisneros-v1", 2, games, False, _caps()))
-
-
-def test_issue_11_fuzz_a_long_run_plans_in_a_worker_and_stops_at_its_cause(tmp_path, mutants):
-    short = run_fuzz(impl=LATE_PASS, profile="anglo-american-v1", games=30, seed=1, out=tmp_path / "a", shrink_seconds=0, echo=quiet([]))
-    long = run_fuzz(
-        impl=LATE_PASS, profile="anglo-american-v1", games=planner.WORKER_MIN_GAMES, seed=1, out=tmp_path / "b", shrink_seconds=0, echo=quiet([])
-    )
-    assert long.game == short.game and long.divergence == short.divergence
-    assert long.games == short.games  # stopped at the same game, the worker's plans ahead dropped

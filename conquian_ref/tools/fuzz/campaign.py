@@ -14,6 +14,7 @@ once `--causes N` new causes are found, or when the games are played.
 
 from __future__ import annotations
 
+import random
 import secrets
 import shlex
 import time
@@ -26,13 +27,13 @@ from ...conformance.client import DEFAULT_TIMEOUT, REFERENCE, Connection, descri
 from ...conformance.failures import AdapterFailure
 from ...conformance.progress import progress_bar
 from ...engine.errors import ConquianError
-from .agent import GameSpec
+from ..simulate import game_seed
+from .agent import AgentSource, GameSpec
 from .causes import Cause, cause_of
 from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
 from .known import FuzzKnown
-from .lockstep import Lockstep, Pending
-from .planner import Planner, planned
+from .lockstep import Lockstep, Pending, plan
 from .shrink import Shrunk, shrink
 
 DEFAULT_OUT = "fuzz-out"
@@ -153,13 +154,7 @@ def run_fuzz(
     if seed is None:
         seed = secrets.randbelow(2**32)
     known = known or FuzzKnown()
-    # The planner's worker (if any) is forked first, before the adapter's pipes exist (planner.py).
-    planner = Planner(len(shard_games(first_game, games, shard)))  # games per profile
-    try:
-        conn = _connect(impl, timeout)
-    except BaseException:
-        planner.close()
-        raise
+    conn = _connect(impl, timeout)
     try:
         handshake = conn.handshake
         chosen = _profiles_to_fuzz(profile, handshake.profiles, impl)
@@ -174,7 +169,7 @@ def run_fuzz(
         lockstep = Lockstep(conn)
         report = lambda found: _report(run, found, lockstep, handshake, out, timeout, shrink_seconds, echo)  # noqa: E731
         started = time.perf_counter()
-        _play_games(run, lockstep, planner, known, causes, every_step, report, progress)
+        _play_games(run, lockstep, known, causes, every_step, report, progress)
         run.seconds = time.perf_counter() - started
         run.replays = lockstep.replays
         for cause, n in run.counts.most_common():
@@ -183,7 +178,6 @@ def run_fuzz(
         echo(run.summary_line())
         return run
     finally:
-        planner.close()
         conn.close()
 
 
@@ -216,12 +210,9 @@ def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str
     return chosen
 
 
-def _play_games(
-    run: FuzzRun, lockstep: Lockstep, planner: Planner, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool
-) -> None:
+def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool) -> None:
     """Play the run's games, profile by profile, until `causes` new causes are found. Game g + 1
-    is planned on the reference (planner.py) while the adapter answers game g (Lockstep.send /
-    finish)."""
+    is planned on the reference while the adapter answers game g (Lockstep.send / finish)."""
     from ...spec.profiles import load_profile
 
     per_profile = shard_games(run.first_game, run.games_per_profile, run.shard)
@@ -230,10 +221,11 @@ def _play_games(
     try:
         for profile_id in run.profiles:
             prof = load_profile(profile_id)
-            caps = set(lockstep.caps)
-            for g, spec, game in planner.games(profile_id, run.seed, per_profile, every_step, caps):
-                if lockstep.caps != caps:  # a restarted adapter declared other capabilities: plan for those
-                    spec, game = planned(profile_id, run.seed, g, every_step, frozenset(lockstep.caps))
+            for g in per_profile:
+                spec = GameSpec(profile_id, prof.deck.shuffled(game_seed(run.seed, g, f"fuzz-deck/{profile_id}")), g % 2)
+                source = AgentSource(random.Random(game_seed(run.seed, g, f"fuzz-agent/{profile_id}")))
+                game = plan(prof, spec.deck, spec.dealer, source, every_step, lockstep.caps)
+                spec.choices = source.choices[: len(game.steps)]
                 if pending and _finished(run, lockstep, pending, known, causes, report, bar):
                     return
                 pending = (lockstep.send(prof, spec.deck, spec.dealer, game, spec.choices), spec, g)
