@@ -165,7 +165,7 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     adapter = ReferenceAdapter(Reference(trace=False), allow_profile_files=allow_profile_files)
-    for line in iter(stdin.readline, b""):
+    for line in _lines(stdin, stdout):
         if not line.strip():
             continue
         try:
@@ -177,10 +177,31 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
         else:
             answer = adapter.handle(request)
         stdout.write(_encode(answer) + b"\n")
-        stdout.flush()
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break
+    stdout.flush()
     return 0
+
+
+def _lines(stdin, stdout):
+    """The request lines (the last one without a newline if the input ends inside it). The
+    answers written so far are flushed whenever no whole request is waiting, before reading
+    more: a pipelined batch of requests is answered with one write, not one per answer, and an
+    answer is never held back while its requester waits for it."""
+    buffer, start = b"", 0
+    while True:
+        end = buffer.find(b"\n", start)
+        if end >= 0:
+            yield buffer[start : end + 1]
+            start = end + 1
+            continue
+        stdout.flush()
+        data = stdin.read1(1 << 16)
+        if not data:
+            if start < len(buffer):
+                yield buffer[start:]
+            return
+        buffer, start = buffer[start:] + data, 0
 
 
 def _no_constant(name: str):
