@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 import traceback
@@ -35,6 +36,7 @@ DEADLINE_BASE = 30.0
 def default_deadline(scenarios: int) -> float:
     """The run deadline, in seconds, of a run of `scenarios` scenarios (`check --deadline`)."""
     return DEADLINE_BASE + DEADLINE_PER_SCENARIO * scenarios
+STOP_GRACE = 0.2  # seconds an adapter has to exit after `stop` before it is killed
 PIPELINE_BYTES = 16 * 1024  # requests written at once before their answers are read (a pipe holds 64 KiB)
 
 REFERENCE = "reference"  # --impl value for the bundled reference adapter, in-process
@@ -107,7 +109,10 @@ class Connection:
                 if self._process.proc.poll() is None:
                     self.seq += 1
                     self._process.write(json.dumps({"seq": self.seq, "cmd": "stop"}).encode() + b"\n", timeout=0.5)
-            except OSError:  # TimeoutError included: it is killed anyway
+                    # A moment to exit on its own (its CPU time is then accounted to this process,
+                    # which bench reads); whatever is left is killed.
+                    self._process.proc.wait(timeout=STOP_GRACE)
+            except (OSError, subprocess.TimeoutExpired):  # TimeoutError included: it is killed anyway
                 pass
             self._process.kill()
         self._process = None

@@ -140,6 +140,12 @@ _Fast = validators.extend(Draft202012Validator, {"items": _fast_items, "properti
 
 
 # -- the compiled check ----------------------------------------------------------------------------
+# Written here rather than taken from a library, and only as a shortcut for jsonschema, never in
+# its place: fastjsonschema (which compiles schemas the same way) implements drafts 4 to 7, not
+# 2020-12; jsonschema-rs would judge with its own regular-expression dialect and number rules,
+# so a file could pass the shortcut and fail jsonschema. This check only says "valid" where
+# jsonschema would (tests/test_schemas_anywhere.py compares the two on the corpus and on mutated
+# values); every other value, and every error message, is jsonschema's.
 class _Unsure(Exception):
     """An instance the compiled check does not judge (uniqueItems over items that are not strings):
     jsonschema judges it."""
