@@ -38,9 +38,9 @@ FEW_CANDIDATES = 3
 """Up to this many candidate hand cards, `legal_uses` asks `arrangeable` of each subset (at most
 eight questions, each stopping at its first arrangement) instead of enumerating every option
 with `use_options`, which must explore every arrangement of the exposed cards. Measured over the
-legal-use questions of 300 random games per profile (instructions counted): 10 % fewer on
-anglo-american-v1, 8 % on two decks, about 20 % on 52 cards and twice-around; 4 candidates or
-more cost more than 3."""
+legal-use questions of 300 random games per profile (instructions counted): about 10 % fewer
+on the 40-card ten-card-hand profiles, 8 % with two decks, about 20 % with 52 cards or 13-card
+hands; 4 candidates or more cost more than 3 (docs/performance.md)."""
 
 
 def subsets(mask: int):
