@@ -379,7 +379,9 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
                 "actions": run.actions,
                 "games_per_second": round(run.games / run.seconds, 1),
                 "fuzzer_cpu_ms_per_game": round(cpu / run.games * 1e3, 2),
-                "adapter_cpu_ms_per_game": round(child / run.games * 1e3, 2),
+                # None when the adapter was killed before it exited (it had STOP_GRACE to exit
+                # on stop): a process killed that way may leave no CPU time to this one.
+                "adapter_cpu_ms_per_game": round(child / run.games * 1e3, 2) if child > 0.01 else None,
             }
             best = row if best is None or row["games_per_second"] > best["games_per_second"] else best
         rows.append(best)
@@ -392,7 +394,8 @@ def fuzz_markdown(rows: list[dict]) -> str:
         "|---|---:|---:|---:|",
     ]
     for r in rows:
-        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {r['fuzzer_cpu_ms_per_game']:.2f} | {r['adapter_cpu_ms_per_game']:.2f} |")
+        adapter = "not measured" if r["adapter_cpu_ms_per_game"] is None else f"{r['adapter_cpu_ms_per_game']:.2f}"
+        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {r['fuzzer_cpu_ms_per_game']:.2f} | {adapter} |")
     return "\n".join(lines)
 
 
