@@ -304,6 +304,17 @@ class MultisetMeldTable(MeldTable):
     def _placeable(self, exposed: int, new: int) -> bool:
         raise NotImplementedError("RUL-35 placement with two copies (refused when the profile is loaded)")
 
+    def _in_runs(self, once: int) -> int:
+        """The cards (copy 0 bits) of `once`, one copy of each card present, that lie in `run_min`
+        consecutive cards of their suit there (copy 0 bits are two apart)."""
+        starts = self._run_starts
+        for i in range(self._run_min):
+            starts &= once >> (2 * i)
+        cards = 0
+        for i in range(self._run_min):
+            cards |= starts << (2 * i)
+        return cards
+
     def meldable(self, pool: int) -> int:
         """As MeldTable.meldable, on the multiset `pool`: a card is in a run when `run_min`
         consecutive cards of its suit are there (copy 0 bits, two apart), in a set when its rank
@@ -312,12 +323,7 @@ class MultisetMeldTable(MeldTable):
         low = self._low
         pool = canonical(pool, low)
         once, twice = pool & low, (pool >> 1) & low
-        starts = self._run_starts
-        for i in range(self._run_min):
-            starts &= once >> (2 * i)
-        cards = 0
-        for i in range(self._run_min):
-            cards |= starts << (2 * i)
+        cards = self._in_runs(once)
         width, row = self._width, self._row
         rows = [(once >> (s * width)) & row for s in range(self._n_suits)]
         counted = rows + [(twice >> (s * width)) & row for s in range(self._n_suits)] if self._set_counts_copies else rows
@@ -458,13 +464,7 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
         (RUL-33): a rank's cards are counted whatever their suits and copies."""
         low = self._low
         pool = canonical(pool, low)
-        once = pool & low
-        starts = self._run_starts
-        for i in range(self._run_min):
-            starts &= once >> (2 * i)
-        cards = 0
-        for i in range(self._run_min):
-            cards |= starts << (2 * i)
+        cards = self._in_runs(pool & low)
         set_min = self._set_min
         for bits in self._rank_bits:
             here = pool & bits
