@@ -94,3 +94,21 @@ def test_any_action_tuple_is_refused_or_malformed_never_a_crash(profile_id, kind
         game.apply(game.to_act[0], Action(kind, card=card, cards=cards))
     except (MalformedInput, IllegalAction):
         assert json.dumps(game.state_json()) == before
+
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_an_action_added_to_the_list_legal_returned_is_still_checked(profile_id):
+    """apply() trusts only the very objects legal() listed (kept as its own copy): an action a
+    caller appends to the list it got is checked in full, refused, and changes nothing."""
+    game = Game.from_seed(load_profile(profile_id), 3)
+    seat = game.to_act[0]
+    listed = game.legal(seat)
+    not_held = next(c for c in range(game.deck.size) if not game.hands[seat] >> c & 1)
+    intruder = Action("exchange", card=not_held) if game.phase == "exchange" else Action("use", cards=1 << not_held)
+    listed.append(intruder)
+    before = game.state_json()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(seat, intruder)
+    assert refused.value.reason == "card_not_in_hand"
+    assert game.state_json() == before

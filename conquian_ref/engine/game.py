@@ -95,7 +95,7 @@ class Game:
         self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
         self.fired_last: list[str] = []  # the rules checked in the last apply (or in the setup)
         self.trace = True  # record the rules checked, for rule coverage (off in benchmarks)
-        self._listed: tuple[int, list[Action]] | None = None  # the last legal() listing: (seat, actions)
+        self._listed: tuple[int, tuple[Action, ...]] | None = None  # the last legal() listing: (seat, actions)
         if self.picks is not None:
             self.phase = Phase.EXCHANGE
         else:
@@ -180,7 +180,7 @@ class Game:
         if seat not in phase.seats(self):
             return []
         actions = getattr(self, phase.lister)(seat)
-        self._listed = (seat, actions)
+        self._listed = (seat, tuple(actions))  # a copy: the caller may change the list it gets
         return actions
 
     def legal_actions(self, seat: int) -> list[dict]:
@@ -267,7 +267,9 @@ class Game:
         """Apply `action` (a JSON object or an Action) by `seat`.
 
         Raises MalformedInput for a wrong shape and IllegalAction (with a reason code) for a move
-        the rules refuse; in both cases the state is left exactly as it was."""
+        the rules refuse; in both cases the state is left exactly as it was. One of the Action
+        objects that legal(seat) returned in this very state is applied without checking it
+        again (it is legal by construction); any other object is checked in full."""
         self.fired_last = []
         act = self._listed_action(seat, action)
         if act is not None:
