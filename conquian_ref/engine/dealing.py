@@ -15,12 +15,17 @@ from .profile import Profile
 def deal(profile: Profile, order: list, dealer: int) -> tuple[list[list], list]:
     """(hands, stock) dealt from `order`; hands[s] lists seat s's cards in the order received."""
     hands: list[list] = [[] for _ in profile.seats]
-    seat, i = profile.next_seat(dealer), 0
-    while min(len(h) for h in hands) < profile.hand_size:
-        take = min(profile.packet_size, profile.hand_size - len(hands[seat]))
-        hands[seat] += order[i : i + take]
-        i += take
+    size, packet = profile.hand_size, profile.packet_size
+    rotation, seat = [], profile.next_seat(dealer)  # the seats in dealing order, from the dealer's next
+    for _ in profile.seats:
+        rotation.append(seat)
         seat = profile.next_seat(seat)
+    i = 0
+    for _ in range(-(-size // packet)):  # rounds: each seat gets one packet per round, in turn
+        for seat in rotation:
+            take = min(packet, size - len(hands[seat]))  # the last packet of an odd hand is one card
+            hands[seat] += order[i : i + take]
+            i += take
     return hands, list(order[i:])
 
 
