@@ -185,3 +185,15 @@ def test_seeded_shuffle_depends_on_the_seed_and_from_seed_deals_it():
         a = Game.from_seed(profile, seed=7, dealer=1)
         b = Game.from_deck(profile, profile.deck.shuffled(7), 1)
         assert a.state_json() == b.state_json()
+
+
+def test_deck_order_key_orders_masks_as_their_card_lists():
+    """cards.deck_order_key (the sort of legal uses) against the list comparison it replaces."""
+    import random as _random
+
+    from conquian_ref.engine.cards import cards_of, deck_order_key
+
+    rng = _random.Random(5)
+    for _ in range(3000):
+        masks = list({rng.getrandbits(80) & rng.getrandbits(80) & rng.getrandbits(80) for _ in range(rng.randint(1, 40))} | {0})
+        assert sorted(masks, key=deck_order_key) == sorted(masks, key=cards_of)

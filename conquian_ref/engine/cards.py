@@ -174,6 +174,16 @@ def cards_of(mask: int) -> list[int]:
     return cards
 
 
+def deck_order_key(mask: int) -> str:
+    """A sort key that orders masks as their card lists (`cards_of`) compare: element by element
+    in deck order, a list before any longer list it begins. Hand-written because it is asked for
+    every legal use listed and costs a fraction of building the list: the mask's bits from card 0
+    up as a string, "1" for a card present and "2" for one absent below the last card present.
+    At the first card where two masks differ, the one holding it sorts first if the other still
+    holds a later card ("1" < "2"), else the other is a beginning of it (the shorter string)."""
+    return format(mask, "b")[::-1].replace("0", "2") if mask else ""
+
+
 def count(mask: int) -> int:
     return mask.bit_count()
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 
 from .actions import FIELDS, Action, check_action, parse_action, resolved
-from .cards import bit, cards_of, count, distinct, mask_of
+from .cards import bit, cards_of, count, deck_order_key, distinct, mask_of
 from .dealing import deal
 from .errors import IllegalAction
 from .melds import meld_table
@@ -223,7 +223,7 @@ class Game:
         if uses and profile.partnerships:  # RUL-38: a discard must follow
             uses = [s for s in uses if not self.leaves_nothing_to_discard(seat, s)]
         if uses:  # in deck order of their cards, as Action.sort_key orders them (uses only here)
-            actions += [Action("use", cards=s) for s in sorted(uses, key=cards_of)]
+            actions += [Action("use", cards=s) for s in sorted(uses, key=deck_order_key)]
         return actions
 
     def fits_for_forcing(self, exposed: int, card_bit: int) -> bool:
