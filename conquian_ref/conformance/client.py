@@ -36,6 +36,8 @@ DEADLINE_BASE = 30.0
 def default_deadline(scenarios: int) -> float:
     """The run deadline, in seconds, of a run of `scenarios` scenarios (`check --deadline`)."""
     return DEADLINE_BASE + DEADLINE_PER_SCENARIO * scenarios
+
+
 STOP_GRACE = 0.2  # seconds an adapter has to exit after `stop` before it is killed
 PIPELINE_BYTES = 16 * 1024  # requests written at once before their answers are read (a pipe holds 64 KiB)
 

@@ -94,12 +94,9 @@ class AdapterProcess:
                 return "too_large", start
             if not self._wait(self._out, False, deadline):
                 return "timeout", b""
-            try:
-                data = os.read(self._out, 1 << 16)
-            except BlockingIOError:
+            data = _read_available(self._out)
+            if data is None:
                 continue
-            except OSError:
-                data = b""
             if not data:
                 line, self._buffer = self._buffer, b""
                 return ("line", line) if line and not self._skipping else ("eof", b"")
@@ -148,12 +145,9 @@ class AdapterProcess:
     # -- stderr --------------------------------------------------------------------------------
     def _drain_stderr(self) -> None:
         while True:
-            try:
-                data = os.read(self._err, 1 << 16)
-            except BlockingIOError:
+            data = _read_available(self._err)
+            if data is None:
                 return
-            except OSError:
-                data = b""
             if not data:
                 self._stderr_open = False
                 return
@@ -237,6 +231,17 @@ def _no_constant(name: str):
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one decoder for every answer (json.loads with an option makes one per call)
+
+
+def _read_available(fd: int) -> bytes | None:
+    """What a non-blocking pipe holds now (up to 64 KiB): b"" once it is closed (or unreadable),
+    None when nothing is there yet."""
+    try:
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
 
 
 def _depth(value: object) -> int:
