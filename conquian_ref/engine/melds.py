@@ -77,19 +77,20 @@ class MeldTable:
         self.melds: tuple[int, ...] = tuple(melds)
         self._rules = {m: _meld_rules(profile, m) for m in melds}
         self.is_meld: frozenset[int] = frozenset(melds)
-        by_lowest: list[list[int]] = [[] for _ in range(deck.size)]
-        containing: list[list[int]] = [[] for _ in range(deck.size)]
-        for meld in melds:
-            by_lowest[(meld & -meld).bit_length() - 1].append(meld)
-            for card in cards_of(meld):
-                containing[card].append(meld)
-        self._by_lowest = tuple(tuple(ms) for ms in by_lowest)
-        self._containing = tuple(tuple(ms) for ms in containing)
+        self._by_lowest, self._containing = indexed(melds, deck.size)
+        # The searches (is there an arrangement, which hand cards can go down) skip the runs of
+        # 2 * run_min cards or more: such a run is two runs of at least run_min cards, each
+        # within the maximum (RUL-2), so whatever can be arranged can be arranged without them,
+        # and the search has fewer branches to try. `arrangement` (what is shown), `extends`
+        # and `placeable` (where a meld must stay whole) keep every meld.
+        long_run = 2 * profile.run_min
+        searched = [m for m in melds if m.bit_count() < long_run or _is_set(deck, m)]
+        self._search_lowest, self._search_containing = indexed(searched, deck.size)
         # The smallest melds through each card (no other meld through it lies inside them: runs
         # of `run_min`, sets of the smallest size): a card is in some meld of a pool exactly when
         # it is in one of these, and there are a third as many to try.
         self._witnesses = tuple(
-            tuple(m for m in ms if not any(o != m and o & m == o for o in ms)) for ms in containing
+            tuple(m for m in ms if not any(o != m and o & m == o for o in ms)) for ms in self._containing
         )
         # Bit masks for `meldable`: one suit's row of ranks, and where a run may start.
         self._n_ranks, self._n_suits = n_ranks, n_suits
@@ -111,7 +112,7 @@ class MeldTable:
         if mask == 0:
             return True
         low = (mask & -mask).bit_length() - 1
-        for meld in self._by_lowest[low]:
+        for meld in self._search_lowest[low]:
             if meld & mask == meld and self.arrangeable(mask ^ meld):
                 return True
         return False
@@ -222,7 +223,7 @@ class MeldTable:
         low = (must & -must).bit_length() - 1
         pool = must | hand
         options: set[int] = set()
-        for meld in self._containing[low]:
+        for meld in self._search_containing[low]:
             if meld & pool == meld:
                 used = meld & hand
                 rests = self.use_options(must & ~meld, hand & ~meld)
@@ -236,7 +237,7 @@ class MeldTable:
         low = (hand & -hand).bit_length() - 1
         without = hand & ~(1 << low)
         options = set(self._hand_melds(without))  # the lowest card stays in hand
-        for meld in self._by_lowest[low]:  # or it goes down in a meld of cards above it
+        for meld in self._search_lowest[low]:  # or it goes down in a meld of cards above it
             if meld & hand == meld:
                 options.update([meld | rest for rest in self._hand_melds(hand & ~meld)])
         return frozenset(options)
@@ -272,7 +273,7 @@ class MultisetMeldTable(MeldTable):
         if mask == 0:
             return True
         lowest = (mask & -mask).bit_length() - 1
-        for meld in self._by_lowest[lowest]:
+        for meld in self._search_lowest[lowest]:
             if meld & mask == meld:
                 rest = mask & ~meld  # the multiset difference, canonical again:
                 first, second = rest & low, (rest >> 1) & low
@@ -366,7 +367,7 @@ class MultisetMeldTable(MeldTable):
         lowest = (must & -must).bit_length() - 1
         pool = must | hand | (must & hand & low) << 1
         options: set[int] = set()
-        for meld in self._containing[lowest]:
+        for meld in self._search_containing[lowest]:
             if meld & pool == meld:
                 from_must = meld & must
                 used = canonical(meld & ~from_must, low)
@@ -380,7 +381,7 @@ class MultisetMeldTable(MeldTable):
         low = self._low
         lowest = (hand & -hand).bit_length() - 1
         options = set(self._hand_melds(hand & ~(3 << lowest)))  # no copy of the lowest card goes down
-        for meld in self._by_lowest[lowest]:  # or one goes down in a meld of cards above it
+        for meld in self._search_lowest[lowest]:  # or one goes down in a meld of cards above it
             if meld & hand == meld:
                 for rest in self._hand_melds(canonical(hand & ~meld, low)):
                     options.add(meld | rest | (meld & rest & low) << 1)
@@ -416,7 +417,7 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             m for m in self.melds if len({deck.suit_of(x) for x in cards_of(m)}) == 1 and m.bit_count() == profile.run_min
         )
         self._runs_from = tuple(
-            tuple(m for m in self._by_lowest[c] if len({deck.suit_of(x) for x in cards_of(m)}) == 1)
+            tuple(m for m in self._search_lowest[c] if len({deck.suit_of(x) for x in cards_of(m)}) == 1)
             for c in range(deck.size)
         )
         self._deck_rank = tuple(deck.rank_of(c) for c in range(deck.size))
@@ -524,6 +525,22 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
                         add = lowest | used
                         options.add(add | more | (add & more & low) << 1)
         return frozenset(options)
+
+
+def indexed(melds: list[int], size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The melds by their lowest card, and the melds through each card (in the order given)."""
+    by_lowest: list[list[int]] = [[] for _ in range(size)]
+    containing: list[list[int]] = [[] for _ in range(size)]
+    for meld in melds:
+        by_lowest[(meld & -meld).bit_length() - 1].append(meld)
+        for card in cards_of(meld):
+            containing[card].append(meld)
+    return tuple(map(tuple, by_lowest)), tuple(map(tuple, containing))
+
+
+def _is_set(deck, meld: int) -> bool:
+    """Whether the meld is a set (its cards of one rank) rather than a run."""
+    return len({deck.rank_of(c) for c in cards_of(meld)}) == 1
 
 
 _NONE: frozenset[int] = frozenset()

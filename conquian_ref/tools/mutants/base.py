@@ -20,7 +20,7 @@ from ...engine.actions import Action
 from ...engine.cards import bit, cards_of, mask_of
 from ...engine.game import Game
 from ...engine.match import Match
-from ...engine.melds import _CACHE_SIZE, MeldTable
+from ...engine.melds import _CACHE_SIZE, MeldTable, indexed
 from ...engine.phases import Phase
 from ...spec.profiles import PROFILE_IDS, load_profile
 
@@ -34,14 +34,9 @@ class MutantTable(MeldTable):
         melds += sorted(set(self.extra(profile)) - set(melds))
         self.melds, self.is_meld = tuple(melds), frozenset(melds)
         self._rules = {m: () for m in melds}
-        by_lowest: list[list[int]] = [[] for _ in range(profile.deck.size)]
-        containing: list[list[int]] = [[] for _ in range(profile.deck.size)]
-        for meld in melds:
-            by_lowest[(meld & -meld).bit_length() - 1].append(meld)
-            for card in cards_of(meld):
-                containing[card].append(meld)
-        self._by_lowest = tuple(map(tuple, by_lowest))
-        self._containing = tuple(map(tuple, containing))
+        self._by_lowest, self._containing = indexed(melds, profile.deck.size)
+        # A changed list of melds may not split as the true one does: search all of them.
+        self._search_lowest, self._search_containing = self._by_lowest, self._containing
         self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
 
     def keep(self, profile, meld: int) -> bool:
