@@ -182,6 +182,7 @@ def test_bench_quick_runs(capsys):
     assert "| profile |" in out
     assert "| anglo-american-v1 |" in out
     assert "Machine:" in out
+    assert "Calibration:" in out
 
 
 def test_bench_quick_json(capsys):
@@ -189,6 +190,8 @@ def test_bench_quick_json(capsys):
     assert status == 0, err
     report = json.loads(out)
     assert [p["profile"] for p in report["profiles"]] == list(PROFILE_IDS)
+    # the machine's own speed, to tell a slower machine from slower code between two runs
+    assert report["machine"]["calibration_ms"] > 0
     for p in report["profiles"]:
         assert p["legal"]["positions"] > 0
         assert p["games"]["actions"] > 0

@@ -212,7 +212,7 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
-def machine() -> dict:
+def machine(quick: bool = False) -> dict:
     try:
         usable = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -225,7 +225,42 @@ def machine() -> dict:
         "usable_cores": usable,
         "date": _dt.date.today().isoformat(),
         "load_average": _load_average(),
+        "calibration_ms": calibration_ms(1 if quick else CALIBRATION_REPEATS),
     }
+
+
+CALIBRATION_REPEATS = 7
+CALIBRATION_STEPS = 200_000
+
+
+def calibration_ms(repeats: int) -> float:
+    """Milliseconds for a fixed pure-Python loop that runs none of this package's code (integer
+    bit operations, dict stores, calls: the kind of work the engine does), best of `repeats`.
+
+    The same virtual machine has run the same engine code three times faster on one day than
+    on another (docs/performance.md); no change of this package moves this figure, so two
+    bench runs are compared through it: where it moved, the machine did."""
+    clock = time.perf_counter
+    best = float("inf")
+    for _ in range(repeats):
+        start = clock()
+        _calibration_loop(CALIBRATION_STEPS)
+        best = min(best, clock() - start)
+    return round(best * 1e3, 2)
+
+
+def _calibration_loop(steps: int) -> int:
+    memo: dict[int, int] = {}
+    total = 0
+    for i in range(steps):
+        key = (i * 2654435761) & 0xFFFFF
+        total += _low_bits(key)
+        memo[key & 0xFFF] = total
+    return total + len(memo)
+
+
+def _low_bits(mask: int) -> int:
+    return (mask & -mask).bit_length() + mask.bit_count()
 
 
 def _load_average() -> float | None:
@@ -254,6 +289,9 @@ def markdown(report: dict) -> str:
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable; the benchmark uses one); "
         f"{m['python']}; {m['platform']}",
+        "",
+        f"Calibration: {m['calibration_ms']:.1f} ms for a fixed pure-Python loop that runs none of this code "
+        "(compare it across runs: where it moved, the machine did).",
         "",
         "| profile | arrangement checks/s (cold) | arrangement checks/s (memoised) | legal() median µs | "
         "legal() p90 µs | legal() p99 µs | legal() play-phase median µs | legal() repeat median µs | random games/s | "
@@ -400,7 +438,7 @@ def fuzz_markdown(rows: list[dict]) -> str:
 
 
 def run(profiles: list[Profile], quick: bool = False, json_path: str | None = None, out=None) -> int:
-    report = {"quick": quick, "machine": machine(), "profiles": []}
+    report = {"quick": quick, "machine": machine(quick), "profiles": []}
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)
         report["profiles"].append(bench_profile(profile, quick))
