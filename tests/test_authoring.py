@@ -432,7 +432,7 @@ def test_fmt_check_on_the_corpus(formatted_corpus):
 # each leaf of check.state and of check.observation.match, check.legal.actions, each perft
 # count, outcome, each key of match.expect) is replaced by `record`, and record must fill the
 # draft back to the original data. Measured on the whole corpus (CONQUIAN_RECORD_STRIDE=1): all
-# 435 files fill back; a stride keeps the suite short.
+# 442 files fill back; a stride keeps the suite short.
 RECORD_STRIDE = int(os.environ.get("CONQUIAN_RECORD_STRIDE", "25"))
 RECORD_SAMPLE = find_scenario_files([corpus_dir()])[::RECORD_STRIDE]
 
