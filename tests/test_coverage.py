@@ -3,19 +3,25 @@
 Pins the guarantees of scenarios/README.md: every rule id of each profile is cited by a
 scenario; every cited rule is checked by the reference engine while that scenario replays,
 unless it holds by construction there (reported apart) or is a worked example;
-every reason code is produced by some scenario; every reason code is documented in the order
+every reason code is produced by some scenario, and every reason code a profile gives in random
+play by a scenario of that profile; every reason code is documented in the order
 the engine applies them.
 """
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from conquian_ref.tools.coverage import measure
+from conquian_ref.tools.simulate import new_game
+from conquian_ref.engine.actions import FIELDS
+from conquian_ref.engine.cards import cards_of
+from conquian_ref.engine.errors import IllegalAction
 from conquian_ref.engine.refusals import REASONS
-from conquian_ref.spec.profiles import PROFILE_IDS, rule_prefix
+from conquian_ref.spec.profiles import PROFILE_IDS, load_profile, rule_prefix
 from conquian_ref.spec.rulebook import load_rules, rules_dir, rules_for
 from conquian_ref.spec.scenario import corpus_dir
 
@@ -52,6 +58,50 @@ def test_the_json_report_keeps_by_construction_apart(coverage):
 
 def test_every_reason_code_is_produced_by_a_scenario(coverage):
     assert coverage.reasons_missing == []
+
+
+def _attempts(game):
+    """Actions to try in a position: every action type for every seat, with a card of its hand,
+    a card it does not hold, no card, one or two hand cards: each either listed legal or refused."""
+    name = game.deck.name
+    for seat in game.profile.seats:
+        hand = [name(c) for c in cards_of(game.hands[seat])]
+        others = [name(c) for c in game.stock[:1]] + ([name(game.available)] if game.available is not None else [])
+        for kind, fields in FIELDS.items():
+            if fields == ("card",):
+                for card in hand[:1] + others:
+                    yield seat, {"type": kind, "card": card}
+            elif fields == ("cards",):
+                for cards in ([], hand[:1], hand[:2], hand[-2:], others[:1]):
+                    yield seat, {"type": kind, "cards": cards}
+            else:
+                yield seat, {"type": kind}
+
+
+@pytest.mark.parametrize("profile", PROFILE_IDS)
+def test_issue_10_every_reason_code_the_profile_gives_in_random_play_is_produced_by_its_own_scenarios(coverage, profile):
+    # Issue 10 item 4: each profile's corpus produces every refusal reason the profile can
+    # produce, not only the corpus as a whole. What the profile can produce is found by playing:
+    # 30 seeded random games, every position offered every action of _attempts.
+    prefix = rule_prefix(profile).lower() + "-"
+    produced = {code for code, ids in coverage.reasons.items() if any(i.startswith(prefix) for i in ids)}
+    reached = set()
+    for index in range(30):
+        game = new_game(load_profile(profile), 7, index)
+        agent = random.Random(index)
+        while True:
+            legal = {seat: game.legal_actions(seat) for seat in game.profile.seats}
+            for seat, action in _attempts(game):
+                if action not in legal[seat]:
+                    with pytest.raises(IllegalAction) as refused:
+                        game.apply(seat, action)
+                    reached.add(refused.value.reason)
+            if game.is_over:
+                break
+            seat = agent.choice(game.to_act)
+            game.apply(seat, agent.choice(game.legal(seat)))
+    assert len(reached) >= 10, reached  # the attempts do reach the refusals
+    assert reached - produced == set(), f"{profile}: reason codes no scenario of the profile produces"
 
 
 def test_every_scenario_passes_on_the_reference(coverage):
