@@ -10,6 +10,7 @@ import pytest
 
 from conquian_ref.conformance.reference import Reference
 from conquian_ref.conformance.replay import replay
+from conquian_ref.spec.profiles import PROFILE_IDS
 from conquian_ref.spec.scenario import corpus_dir, load_corpus
 
 SCENARIOS, PROBLEMS = load_corpus([corpus_dir()])
@@ -21,6 +22,20 @@ def test_corpus_is_lint_clean():
 
 def test_corpus_is_not_empty():
     assert len(SCENARIOS) >= 1
+
+
+@pytest.mark.parametrize("profile", PROFILE_IDS)
+def test_issue_10_every_profile_has_three_golden_complete_deals_and_twenty_scenarios(profile):
+    # Issue 10 item 4: at least 3 golden complete deals for each profile (a whole deal to its
+    # end: tagged golden, an outcome), at least 20 scenarios for each variation.
+    mine = [s for s in SCENARIOS if s.profile == profile]
+    golden = [s.id for s in mine if "golden" in s.data.get("tags", []) and s.data.get("outcome") is not None]
+    assert len(golden) >= 3, golden
+    assert len(mine) >= 20
+
+
+def test_issue_10_the_spielanleitung_baseline_has_forty_scenarios():
+    assert len([s for s in SCENARIOS if s.profile == "spielanleitung-v1"]) >= 40
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
