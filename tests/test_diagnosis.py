@@ -25,6 +25,7 @@ from conquian_ref.conformance.reference import Reference
 from conquian_ref.conformance.reports import causes, json_report, json_text, junit_report, side_by_side, text_report
 from conquian_ref.conformance.steps import Failure
 from conquian_ref.engine.errors import ConquianError
+from conquian_ref.spec.known import Entry, KnownFailures
 from conquian_ref.spec.scenario import corpus_dir, load_scenario
 from conquian_ref.spec.schemas import validator
 
@@ -157,6 +158,24 @@ def test_issue_11_item_6_closing_line_order_and_max_failures(scenarios):
     assert report["results"][-1]["reason"] == "not run: stopped early"
     skipped = [c.find("skipped") for c in ET.fromstring(junit_report(run)).iter("testcase")]
     assert [s.get("message") for s in skipped if s is not None] == ["not run: stopped early"] * (len(scenarios) - 2)
+
+
+def test_issue_11_item_6_max_failures_does_not_count_failures_known_by_cause(auto_run, scenarios):
+    # Entries by cause apply after the diagnosis; --max-failures must not count the failures
+    # they cover (it did: a run could stop early on failures that all ended as xfail).
+    ranked = causes(auto_run)
+    every = KnownFailures([Entry("cause", str(cause), "house rule: automatic take", "(test)") for cause, _ in ranked])
+    run = run_check(impl=AUTO_TAKE, scenarios=scenarios, known=every, max_failures=1)
+    assert not run.stopped_early and run.ok
+    assert run.count("xfail") == len(STRUCK) and run.count("passed") == 1
+    # Covering only the first cause: the run stops at the first failure of another cause.
+    first, first_results = ranked[0]
+    assert len(ranked) > 1
+    run = run_check(impl=AUTO_TAKE, scenarios=scenarios, known=KnownFailures(every.entries[:1]), max_failures=1)
+    assert run.stopped_early and run.count("failed") == 1
+    assert {r.scenario.id for r in run.results if r.status == "xfail"} <= {r.scenario.id for r in first_results}
+    stopped_on = next(r for r in run.results if r.status == "failed")
+    assert stopped_on.cause != first and run.results[-1].status in ("not_run", "failed")
 
 
 def test_issue_11_item_6_max_failures_zero_never_stops(scenarios, monkeypatch):

@@ -217,6 +217,11 @@ def run_check(
                 run.not_run_reason = NOT_RUN_DEADLINE
                 break
             failing += result.status in ("failed", "errored")
+            if max_failures and failing >= max_failures and known:
+                # Entries by cause or rule apply after the diagnosis: make it now for the failures
+                # so far, so that a failure they turn into an xfail does not count towards the limit.
+                diagnose_failures(conn, run, known)
+                failing = run.count("failed") + run.count("errored")
             if max_failures and failing >= max_failures:
                 run.stopped_early = f"stopped early: {failing} failing scenarios (--max-failures {max_failures})"
                 break
@@ -265,7 +270,7 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
     again, so that a broken adapter costs no more than its run (each line is the diagnosis kept):
     an adapter that timed out (the replay would wait as long once more), the failure that
     stopped the run early, and any errored scenario once two replays in a row failed too."""
-    todo = [r for r in run.results if r.status in ("failed", "errored", "xfail")]
+    todo = [r for r in run.results if r.status in ("failed", "errored", "xfail") and not _diagnosed(r)]
     handshake, broken_in_a_row, dead = None, 0, False
     for result in todo:
         if conn.past_deadline:  # the diagnosis runs within the run deadline too
@@ -311,6 +316,12 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
         if failed_again:
             handshake = None  # restarted before the next replay, if there is one
         _apply_known(result, known)
+
+
+def _diagnosed(result: Result) -> bool:
+    """Whether `diagnose_failures` has already been through this result (it always leaves a
+    divergence or a diagnosis line)."""
+    return result.divergence is not None or bool(result.diagnosis)
 
 
 def _apply_known(result: Result, known: KnownFailures) -> None:

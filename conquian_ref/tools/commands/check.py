@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser):
                         help="YAML list of what the implementation is known to fail (scenario ids, rule ids or causes), with reasons; repeatable (merged)")
     parser.add_argument("--write-known-failures", metavar="FILE", help="write today's failures to FILE as a starting known-failures file")
     parser.add_argument("--max-failures", type=non_negative_int, metavar="N",
-                        help="stop after N failing scenarios; 0: never stop early (default: stop when one adapter failure repeats 5 times in a row)")
+                        help="stop after N failing scenarios (known failures not counted); 0: never stop early (default: stop when one adapter failure repeats 5 times in a row)")
     add_json_option(parser, "the report (schema/report.schema.json)")
     parser.add_argument("--junit", dest="junit_path", metavar="FILE", help="write a JUnit XML report to FILE")
     add_timeout_option(parser, DEFAULT_TIMEOUT)
