@@ -3,6 +3,7 @@ the `conformance(...)` factory or the plugin (`--conquian-impl`, issue 13 item 6
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import textwrap
@@ -14,7 +15,7 @@ import yaml
 
 from conquian_ref.conformance.check import run_check
 from conquian_ref.conformance.reports import text_report
-from conquian_ref.spec.scenario import corpus_dir, find_scenario_files
+from conquian_ref.spec.scenario import corpus_dir, find_scenario_files, load_scenario
 
 pytest_plugins = ["pytester"]
 
@@ -78,6 +79,7 @@ def test_a_deviating_engine_fails_with_file_step_and_annotation(pytester):
 
 REFERENCE_IMPL = "python:conquian_ref.conformance.adapter:ReferenceAdapter"
 ADAPTERS = Path(__file__).parent / "adapters"
+AUTO_TAKE = "python:auto_take:Adapter"  # tests/adapters/auto_take.py: a house rule, the automatic take
 # Three deal scenarios with dealt hands, taken from the data (no id written here).
 DEALS = list(islice((p for p in sorted(find_scenario_files([corpus_dir()])) if "\n  hands:" in p.read_text(encoding="utf-8")), 3))
 IDS = [yaml.safe_load(p.read_text(encoding="utf-8"))["id"] for p in DEALS]
@@ -139,6 +141,38 @@ def test_issue_13_plugin_known_failure_that_passes_is_a_strict_xpass(pytester):
                                 "--conquian-known-failures", "known.yaml", "-k", IDS[0])
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(["*XPASS(strict)*pretend house rule*"])
+
+
+def test_issue_11_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeypatch):
+    # The plugin honours every kind of entry check does: by cause and by rule too, once the
+    # failure's first divergence is known (it honoured ids only).
+    monkeypatch.syspath_prepend(str(ADAPTERS))
+    struck = next(p for p in sorted(corpus_dir().glob("torno-cisneros-v1/force/*.yaml")) if "tc-0107" in p.name)
+    found = run_check(AUTO_TAKE, scenarios=[load_scenario(struck)]).results[0]
+    assert found.status == "failed" and found.cause is not None  # the automatic take strikes here
+    corpus = pytester.path / "corpus"
+    corpus.mkdir()
+    shutil.copy(struck, corpus)
+    shutil.copy(ADAPTERS / "auto_take.py", pytester.path)
+    pytester.syspathinsert()
+    for entry in (f"cause: {json.dumps(str(found.cause))}", f"rule: {found.cause.rules[0]}"):
+        pytester.makefile(".yaml", known=f"- {entry}\n  reason: house rule, the automatic take\n")
+        result = pytester.runpytest("-rx", "-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus",
+                                    "--conquian-known-failures", "known.yaml")
+        result.assert_outcomes(xfailed=1)
+        result.stdout.fnmatch_lines(["*XFAIL*known failure*house rule, the automatic take*"])
+    # Without the file, the same run fails.
+    pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus").assert_outcomes(failed=1)
+
+
+def test_issue_11_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytester):
+    small_corpus(pytester)
+    pytester.makefile(".yaml", known="- rule: XX-NOPE-1\n  reason: typo\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
+                                "--conquian-known-failures", "known.yaml")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*conquian:*XX-NOPE-1*"])
+    assert "Traceback" not in result.stdout.str()
 
 
 def test_issue_13_plugin_bad_corpus_option_is_one_line(pytester):

@@ -20,7 +20,9 @@ The factory, in a test module of your project:
 pytest then collects one test per scenario, named by its id (`test_conquian[tc-0101]`).
 
 In both, a scenario the implementation cannot run (profile or capability) is skipped with the
-reason, and a listed known failure is a strict xfail, so a fixed deviation is noticed.
+reason. A known failure listed by id is a strict xfail, so a fixed deviation is noticed; entries
+by rule or by cause (conquian_ref.spec.known) apply as `conquian-ref check` applies them, to a
+failing scenario once its first divergence is known, which then xfails with the entry's reason.
 `python:MODULE:FACTORY` runs in-process: FACTORY() must return an object whose
 `handle(request) -> answer` speaks docs/protocol.md with dicts instead of lines.
 """
@@ -36,6 +38,7 @@ from .check import select
 from .client import Connection
 from .failures import AdapterFailure
 from ..engine.errors import ConquianError
+from ..spec.known import KnownFailures
 from ..spec.scenario import corpus_dir, load_corpus
 
 
@@ -47,7 +50,7 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
     if problems:
         raise RuntimeError(f"the scenario corpus has problems; first: {problems[0]}")
     scenarios = select(scenarios, profile, [])
-    known = load_known_failures(known_failures) if known_failures else {}
+    known = load_known_failures(known_failures) if known_failures else KnownFailures()
     shared: dict[str, Connection] = {}
 
     def connection() -> Connection:
@@ -65,33 +68,42 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
 
     @pytest.mark.parametrize("scenario", params)
     def test_scenario(scenario):
-        from ..spec.known import KnownFailures
         from .check import run_one
 
         conn = connection()
         handshake = conn.handshake
-        result = run_one(conn, scenario, handshake, KnownFailures())  # known failures: the xfail marks
+        result = run_one(conn, scenario, handshake, KnownFailures())  # by id: the xfail marks
         if result.status == "skipped":
             pytest.skip(result.reason)
         if result.status == "errored":
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
         if result.status != "passed":
-            pytest.fail(check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection()), pytrace=False)
+            text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
+            xfail_if_known_by_rule_or_cause(result)
+            pytest.fail(text, pytrace=False)
 
     return test_scenario
 
 
-def check_runner_text(impl: str, handshake, corpus, result, conn: Connection) -> str:
+def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, known: KnownFailures | None = None) -> str:
     """A failing scenario as `conquian-ref check` reports it: its first divergence from the
-    reference (replayed side by side on `conn`, restarted first), then the report's block."""
-    from ..spec.known import KnownFailures
+    reference (replayed side by side on `conn`, restarted first), then the report's block. The
+    known failures are applied as check applies them (the result may become an xfail)."""
     from .check import Run, diagnose_failures
     from .reports import failure_block, safe_text
 
     run = Run(impl, handshake, corpus=str(corpus))
     run.results = [result]
-    diagnose_failures(conn, run, KnownFailures())
+    diagnose_failures(conn, run, known or KnownFailures())
     return safe_text("\n".join(failure_block(run, result)))
+
+
+def xfail_if_known_by_rule_or_cause(result) -> None:
+    """An xfail for a failure that an entry by rule or by cause covers (one listed by id already
+    carries its strict xfail mark, which the failure satisfies)."""
+    entry = result.known
+    if entry is not None and entry.kind != "id":
+        pytest.xfail(f"known failure ({entry}, {entry.where}): {entry.reason}")
 
 
 # -- the plugin ---------------------------------------------------------------------------------------
@@ -107,6 +119,7 @@ class CorpusPlugin:
         self.impl = config.getoption("conquian_impl")
         self.conn: Connection | None = None
         self.handshake = None
+        self.known = KnownFailures()  # read by the corpus collector (--conquian-known-failures)
 
     @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: the scenarios are items like any other
     def pytest_collection_modifyitems(self, session, config, items):
@@ -148,6 +161,7 @@ class Corpus(pytest.Collector):
 
     def collect(self):
         from ..spec.known import load_known_failures
+        from ..spec.rulebook import load_rules
 
         option = self.config.getoption
         corpus = Path(option("conquian_corpus")) if option("conquian_corpus") else corpus_dir()
@@ -157,7 +171,9 @@ class Corpus(pytest.Collector):
         if problems:
             raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
         known_file = option("conquian_known_failures")
-        known = load_known_failures(known_file) if known_file else {}
+        known = load_known_failures(known_file) if known_file else KnownFailures()
+        known.check_names({s.id for s in scenarios}, set(load_rules()))  # as check: unknown ids and rules are errors
+        self.plugin.known = known
         for scenario in select(scenarios, option("conquian_profile"), []):
             item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario, plugin=self.plugin)
             if scenario.id in known:
@@ -179,11 +195,10 @@ class ScenarioItem(pytest.Item):
         self.plugin = plugin
 
     def runtest(self):
-        from ..spec.known import KnownFailures
         from .check import run_one
 
         conn = self.plugin.connection()
-        # Known failures are the items' xfail markers: the runner classifies without them.
+        # Known failures by id are the items' xfail markers: the runner classifies without them.
         result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
         if result.status == "skipped":
             pytest.skip(result.reason)
@@ -192,7 +207,9 @@ class ScenarioItem(pytest.Item):
         if result.status == "passed":
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
-        raise ScenarioFailed(check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection()))
+        text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known)
+        xfail_if_known_by_rule_or_cause(result)
+        raise ScenarioFailed(text)
 
     def repr_failure(self, excinfo, style=None):
         if excinfo.errisinstance(ScenarioFailed):
