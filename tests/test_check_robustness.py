@@ -546,3 +546,16 @@ def test_issue_13_k_matches_the_path_within_the_corpus_not_the_folders_above_it(
     assert corpus_path(scenarios[0]).startswith("anglo-american-v1/deal/")
     assert select(scenarios, None, ["anglo-american-v1/deal"]) == scenarios
     assert [s.id for s in select(scenarios, None, ["aa-0004"])] == ["aa-0004"]
+
+
+def test_issue_12_one_escaper_for_reports_and_adapter_text():
+    # reports.safe_text and transport.printable were two escapers with different sets (one let
+    # tabs and lone surrogates through, the other U+FFFE and U+FFFF): one set now serves both.
+    from conquian_ref.conformance import reports, transport
+
+    assert reports.safe_text is transport.safe_text
+    unsafe = "".join(map(chr, [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0xD800, 0xDFFF, 0xFFFE, 0xFFFF]))
+    shown = transport.safe_text(unsafe + "\nkept é ✓")
+    assert shown.endswith("\nkept é ✓") and shown.count("\n") == 1
+    assert all(0x20 <= ord(c) < 0x7F for c in shown[: -len("\nkept é ✓")]), shown
+    assert shown.startswith("\\x00\\x01") and "\\x09\\x0b" in shown and shown[: -len("\nkept é ✓")].endswith("\\ud800\\udfff\\ufffe\\uffff")

@@ -40,6 +40,7 @@ from .failures import AdapterFailure
 from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
 from .progress import progress_bar
 from .replay import Failure, replay
+from .transport import safe_text
 from ..spec.profiles import PROFILE_IDS, profile_data
 from ..spec.known import Entry, KnownFailures
 from ..spec.scenario import Scenario, corpus_dir, load_corpus
@@ -378,8 +379,6 @@ def run_one(conn, scenario, handshake, known) -> Result:
 
 def _one_line(text: str) -> str:
     """One line for a terminal: the lines joined, control characters escaped (issue 12)."""
-    from .reports import safe_text  # reports imports this module
-
     return safe_text(" | ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .failures import AdapterFailure
 from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
-from .transport import AdapterProcess, parse_answer, printable
+from .transport import AdapterProcess, parse_answer, safe_text
 
 # The handshake waits at least START_TIMEOUT: starting a process (a JVM, node, a Python engine's
 # imports, on a loaded machine) may take longer than answering one request; the run deadline still bounds it.
@@ -56,7 +56,7 @@ class Handshake:
     @property
     def name(self) -> str:
         impl = self.implementation
-        return printable(f"{impl.get('name', '?')} {impl.get('version', '')}".strip())
+        return safe_text(f"{impl.get('name', '?')} {impl.get('version', '')}".strip())
 
 
 class Connection:
@@ -273,7 +273,7 @@ def _shown(value: object, limit: int = 60) -> str:
     """An adapter's value in a one-line message: bounded, control characters escaped."""
     text = value if isinstance(value, str) else repr(value)
     text = text if len(text) <= limit else text[:limit] + "..."
-    return printable(text).replace("\n", "\\n")
+    return safe_text(text).replace("\n", "\\n")
 
 
 @dataclass

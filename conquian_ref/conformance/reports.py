@@ -21,32 +21,21 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 
 from .check import Result, Run, reproduce_command
+from .transport import escaped, safe_text
 
 REPORT_VERSION = 2  # 2: steps 1-based, divergences and causes, not_run results
 STATUSES = ("passed", "failed", "errored", "xfail", "xpass", "skipped", "not_run")
 SHOWN = 160  # characters of a value shown on one line of the text report
 
-# Characters a terminal would act on (C0 but newline, DEL, C1) and lone surrogates.
-_UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 # Characters XML 1.0 cannot hold (C0 but tab, newline, return; surrogates; U+FFFE, U+FFFF).
 _UNSAFE_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _STEP_PREFIX = re.compile(r"^steps? [0-9][0-9, ]*: ")  # "step 3: check.legal (...)" -> "check.legal (...)"
 
 
-def _escaped(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe_text(text: str) -> str:
-    """`text` for a terminal: every control character (but newline) shown as an escape."""
-    return _UNSAFE_TEXT.sub(_escaped, str(text))
-
-
 def xml_text(text: object) -> str:
     """`text` that XML 1.0 can hold: the characters it forbids shown as escapes."""
-    return _UNSAFE_XML.sub(_escaped, str(text))
+    return _UNSAFE_XML.sub(escaped, str(text))
 
 
 def strict_json(value: object) -> object:

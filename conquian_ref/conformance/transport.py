@@ -161,7 +161,7 @@ class AdapterProcess:
                 # failure; wait briefly for them (a child may still hold the pipe open).
                 self._wait(self._err, False, time.monotonic() + 0.5)
             self._drain_stderr()
-        return printable(self._stderr.decode("utf-8", "replace")[-STDERR_TAIL:])
+        return safe_text(self._stderr.decode("utf-8", "replace")[-STDERR_TAIL:])
 
     # -- the end -------------------------------------------------------------------------------
     def exit_text(self) -> str:
@@ -194,12 +194,22 @@ class AdapterProcess:
 
 # Control characters but newline and tab, and the noncharacters that break XML: escaped wherever
 # the adapter's own text is kept, so that no ESC, OSC, BEL or NUL byte reaches a terminal.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+# What is never written raw to a terminal or a report: C0 controls but newline (a tab too: a
+# report line keeps its columns), DEL, C1, lone surrogates, the noncharacters U+FFFE and U+FFFF.
+_UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
-def printable(text: str) -> str:
-    """`text` with its control characters shown as escapes (\\x1b), newlines and tabs kept."""
-    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+def safe_text(text: object) -> str:
+    """`text` for a terminal or a report: every character of _UNSAFE_TEXT shown as an escape
+    (\\x1b, \\x09, \\ud800); newlines kept. The one escaper of the runner's output: adapter
+    names and stderr, reports, the smoke checklist."""
+    return _UNSAFE_TEXT.sub(escaped, str(text))
+
+
+def escaped(match: re.Match) -> str:
+    """The escape shown for one matched character: \\xNN below U+0100, else \\uNNNN."""
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def parse_answer(line: bytes) -> dict:

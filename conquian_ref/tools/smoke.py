@@ -19,7 +19,7 @@ from ..conformance.client import DEFAULT_TIMEOUT
 from ..conformance.failures import AdapterFailure
 from ..conformance.protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
 from .options import add_timeout_option
-from ..conformance.transport import AdapterProcess, printable
+from ..conformance.transport import AdapterProcess, safe_text
 
 UNSPOKEN_VERSION = 999  # a protocol version no adapter speaks
 
@@ -158,7 +158,7 @@ def checklist(command: str, results: list[tuple[str, bool, str]]) -> str:
     lines = [f"smoke test of {command}"]
     for (item, what, _), (_, passed, detail) in zip(CHECKS, results):
         lines.append(f"  {'ok  ' if passed else 'FAIL'}  {item}: {what}")
-        lines.append(f"        {printable(detail)}")
+        lines.append(f"        {safe_text(detail)}")
     passed = sum(ok for _, ok, _ in results)
     lines.append(f"{passed} of {len(results)} passed" + ("" if passed == len(results) else "; fix the items marked FAIL first"))
     return "\n".join(lines)
