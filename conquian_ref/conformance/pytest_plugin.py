@@ -90,7 +90,8 @@ def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, kn
     reference (replayed side by side on `conn`, restarted first), then the report's block. The
     known failures are applied as check applies them (the result may become an xfail)."""
     from .check import Run, diagnose_failures
-    from .reports import failure_block, safe_text
+    from .reports import failure_block
+    from .transport import safe_text
 
     run = Run(impl, handshake, corpus=str(corpus))
     run.results = [result]

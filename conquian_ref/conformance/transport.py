@@ -192,10 +192,9 @@ class AdapterProcess:
                 pass
 
 
-# Control characters but newline and tab, and the noncharacters that break XML: escaped wherever
-# the adapter's own text is kept, so that no ESC, OSC, BEL or NUL byte reaches a terminal.
-# What is never written raw to a terminal or a report: C0 controls but newline (a tab too: a
-# report line keeps its columns), DEL, C1, lone surrogates, the noncharacters U+FFFE and U+FFFF.
+# What is never written raw to a terminal or a report, so that no ESC, OSC, BEL or NUL byte of an
+# adapter's text reaches one: C0 controls but newline (a tab too: a report line keeps its
+# columns), DEL, C1, lone surrogates, and the noncharacters U+FFFE and U+FFFF (they break XML).
 _UNSAFE_TEXT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 

@@ -10,7 +10,9 @@ cards, with full rearrangement), C-ARR-4 / RUL-3 ("fits" means any valid reparti
 Every possible meld of a profile is listed once, as a bit mask, when the table is built (about
 two hundred of them). Whether a set of cards can be arranged is then a small exact search: the
 lowest card left must belong to some meld made only of cards left (there is nowhere else for
-it to go), so try each such meld and recurse. Answers are memoised per mask.
+it to go), so try each such meld and recurse. Answers are memoised per mask. The searches leave
+out the runs of 2 * run_min cards or more: each is two shorter runs (RUL-2), so they change no
+answer and only add branches.
 
 Two copies of every card (`deck.copies: 2`, SATD) are handled by `MultisetMeldTable`: the copies
 of a card are indistinguishable in play (RUL-34), so every question is asked about the multiset
