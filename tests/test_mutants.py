@@ -47,6 +47,17 @@ def test_the_reference_passes_the_corpus(reference_failures):
     assert reference_failures == {}, f"the reference fails {sorted(reference_failures)}: mutation analysis needs a clean corpus"
 
 
+@pytest.mark.parametrize("factory", ["SameRefusalsAdapter", "SameTableAdapter", "SameAdapter"])
+def test_a_mutant_that_changes_nothing_passes_the_corpus(factory, corpus, monkeypatch):
+    # Each building block of the mutants with no change (tests/adapters/null_mutants.py) must
+    # behave as the reference: a scenario it fails would catch every mutant built on it for the
+    # harness's sake. (Two such scenarios did: a perft with two copies of a card, where the
+    # mutants' legal() listed a discard per copy, and the two-deck scenarios under a one-copy
+    # mutant table.)
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "adapters"))
+    assert replay_all(f"python:null_mutants:{factory}", corpus) == {}
+
+
 @pytest.mark.parametrize("mutant_id", REACHABLE)
 def test_mutant_is_caught_by_the_corpus(mutant_id, corpus, reference_failures):
     m = MUTANTS[mutant_id]

@@ -1,7 +1,8 @@
 """The building blocks of the mutants: a meld table, a game and an adapter made to be changed.
 
 - `MutantTable`: the profile's meld table with melds dropped (`keep`) or added (`extra`), or
-  another arrangement test; hand cards are then searched by brute force.
+  another arrangement test; hand cards are then searched by brute force. One copy of each card
+  only: under the two-deck profile a table mutant plays with the reference's table.
 - `MutantGame`: the reference `Game`, one method of which a mutant overrides (`_refusal`,
   `_take`, `_reject`, `to_act`, ...); its `legal` follows its own `_refusal`.
 - `MutantAdapter`: the reference protocol adapter over a mutant game, with a profile changed
@@ -77,7 +78,11 @@ class MutantGame(Game):
     def __init__(self, profile, hands, stock, dealer):
         super().__init__(profile, hands, stock, dealer)
         self.trace = False  # rule coverage is the reference's business
-        if self.table_class is not None:
+        # A changed meld table is a one-copy table: with two copies of every card (the two-deck
+        # profile) the reference's multiset table stays, whose searches do not read the list of
+        # melds a mutant changes. The mutant is then the reference there, and is caught or not by
+        # the scenarios of the other profiles, never by a one-copy table misreading two copies.
+        if self.table_class is not None and profile.deck.copies == 1:
             self.table = _table(self.table_class, profile)
 
     def extra_candidates(self, seat: int) -> set[Action]:
@@ -89,10 +94,11 @@ class MutantGame(Game):
             return []
         if type(self)._refusal is Game._refusal and type(self).extra_candidates is MutantGame.extra_candidates:
             return super().legal(seat)  # the refusals are the reference's: so are the legal actions
-        hand = self.hands[seat]
         candidates = set(super().legal(seat)) | self.extra_candidates(seat)
         candidates |= {Action(kind) for kind in ("decline", "force", "pass", "reject", "use")}
-        candidates |= {Action(kind, card=c) for kind in ("discard", "exchange") for c in cards_of(hand)}
+        # One copy of a card held twice, as the reference lists it (RUL-34): both copies would
+        # list one discard twice, and a perft scenario would "catch" every mutant for that alone.
+        candidates |= {Action(kind, card=c) for kind in ("discard", "exchange") for c in self._choosable(seat)}
         return sorted((a for a in candidates if self._refusal(seat, a) is None), key=Action.sort_key)
 
     # helpers shared by several mutants
