@@ -429,11 +429,12 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
         self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._by_rank)
         self.use_options = lru_cache(maxsize=_CACHE_SIZE)(self._uses_by_rank)
 
-    def _by_rank(self, mask: int, rank: int = 0, pending: int = 0) -> bool:
-        """Whether `mask` can be arranged, `pending` cards of `rank` already counted for sets."""
-        low = self._low
-        first, second = mask & low, (mask >> 1) & low
-        mask = first | second | (first & second) << 1
+    def _by_rank(self, mask: int, rank: int | None = None, pending: int = 0) -> bool:
+        """Whether `mask` can be arranged, `pending` cards of `rank` already counted for sets.
+        Called from outside (no rank) `mask` may hold any copies and is canonicalised once; the
+        search keeps its masks canonical as it goes, taking away the last copy of a card."""
+        if rank is None:
+            mask, rank = canonical(mask, self._low), 0
         bits = self._rank_bits
         starts = self._run_starts  # copy 0 of each card with a run of `run_min` cards from it
         for i in range(1, self._run_min):
@@ -454,12 +455,16 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             if not mask:
                 return True
             rank, pending = rank + 1, 0
-        lowest = here & -here
-        if pending < self._most and self.arrangeable(mask & ~lowest, rank, pending + 1):
-            return True
-        for run in self._runs_from[lowest.bit_length() - 1]:
-            if run & mask == run and self.arrangeable(mask & ~run, rank, pending):
+        lowest = here & -here  # copy 0 of the lowest card left
+        if pending < self._most:
+            last = lowest << 1 if mask & lowest << 1 else lowest  # its last copy: canonical still
+            if self.arrangeable(mask ^ last, rank, pending + 1):
                 return True
+        for run in self._runs_from[lowest.bit_length() - 1]:
+            if run & mask == run:
+                twice = mask & run << 1  # as _less(mask, run), written out: this is the hot loop
+                if self.arrangeable(mask ^ twice ^ run & ~(twice >> 1), rank, pending):
+                    return True
         return False
 
     def meldable(self, pool: int) -> int:
@@ -482,51 +487,58 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             return True
         return any(window & pool == window for window in self._windows[card])
 
-    def _uses_by_rank(self, must: int, hand: int, rank: int = 0, pending: int = 0) -> frozenset[int]:
+    def _uses_by_rank(self, must: int, hand: int, rank: int | None = None, pending: int = 0) -> frozenset[int]:
         """Every multiset S of `hand` such that `must` + S can be arranged (canonical masks),
         `pending` cards of `rank` already counted for sets. The lowest card is taken from
         `must` when it is there (it has to be placed), else from the hand (left out, or used);
-        a run takes what it can from `must` (the cards left are the same multiset either way)."""
+        a run takes what it can from `must` (the cards left are the same multiset either way).
+        Called from outside (no rank) the masks are canonicalised once, and kept canonical; once
+        the hand is empty the question is `arrangeable`'s, which stops at the first arrangement."""
         low = self._low
-        must, hand = canonical(must, low), canonical(hand, low)
+        if rank is None:
+            must, hand, rank = canonical(must, low), canonical(hand, low), 0
+        if not hand:
+            return _EMPTY_ONLY if self.arrangeable(must, rank, pending) else _NONE
         pool = must | hand | (must & hand & low) << 1
         bits = self._rank_bits
         while not pool & bits[rank]:
             if pending not in self._set_counts:
                 return _NONE
-            if not pool:
-                return _EMPTY_ONLY
             rank, pending = rank + 1, 0
-        lowest = pool & bits[rank] & -(pool & bits[rank])
+        lowest = pool & bits[rank] & -(pool & bits[rank])  # copy 0 of the lowest card left
+        runs = self._runs_from[lowest.bit_length() - 1]
         options: set[int] = set()
         if must & lowest:
-            must = must & ~lowest
+            must = _less(must, lowest)
             if pending < self._most:
                 options.update(self.use_options(must, hand, rank, pending + 1))
-            for run in self._runs_from[lowest.bit_length() - 1]:
-                rest = run & ~lowest
+            for run in runs:
+                rest = run ^ lowest
                 if rest & pool == rest:
-                    rest_must = canonical(must, low) & rest
-                    used = rest & ~rest_must
-                    if used & hand == used:
-                        for more in self.use_options(must & ~rest_must, hand & ~used, rank, pending):
-                            options.add(used | more | (used & more & low) << 1)
+                    used = rest & ~must  # the cards of the run that `must` lacks come from the hand
+                    for more in self.use_options(_less(must, rest & must), _less(hand, used), rank, pending):
+                        options.add(used | more | (used & more & low) << 1)
             return frozenset(options)
-        hand = hand & ~lowest
+        hand = _less(hand, lowest)
         options.update(self.use_options(must, hand, rank, pending))  # this copy stays in hand
         if pending < self._most:
             for more in self.use_options(must, hand, rank, pending + 1):
                 options.add(lowest | more | (lowest & more & low) << 1)
-        for run in self._runs_from[lowest.bit_length() - 1]:
-            rest = run & ~lowest
+        for run in runs:
+            rest = run ^ lowest
             if rest & pool == rest:
-                rest_must = must & rest
-                used = rest & ~rest_must
-                if used & canonical(hand, low) == used:
-                    for more in self.use_options(must & ~rest_must, hand & ~used, rank, pending):
-                        add = lowest | used
-                        options.add(add | more | (add & more & low) << 1)
+                used = rest & ~must
+                add = lowest | used
+                for more in self.use_options(_less(must, rest & must), _less(hand, used), rank, pending):
+                    options.add(add | more | (add & more & low) << 1)
         return frozenset(options)
+
+
+def _less(mask: int, cards: int) -> int:
+    """The canonical mask `mask` less one copy of each card of `cards` (copy 0 bits, each card
+    in `mask`), canonical again: a card held twice keeps its copy 0."""
+    twice = mask & cards << 1
+    return mask ^ twice ^ cards & ~(twice >> 1)
 
 
 def indexed(melds: list[int], size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
