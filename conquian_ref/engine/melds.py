@@ -344,15 +344,17 @@ class MultisetMeldTable(MeldTable):
         """Every multiset of hand cards that can be exposed with the taken card, once each, as
         the copies the hand holds."""
         low = self._low
-        must = canonical(exposed | card_bit, low)
         pool = canonical(exposed | card_bit | hand, low)
-        card = (card_bit.bit_length() - 1) & ~1
-        if not self._in_some_meld(card, pool):
-            return frozenset()
+        if not self._in_some_meld((card_bit.bit_length() - 1) & ~1, pool):
+            return _NONE  # the common case: the taken card is in no meld at all
+        must = canonical(exposed | card_bit, low)
         candidates = canonical(hand, low) & self.meldable(pool)
         if candidates.bit_count() <= FEW_CANDIDATES:  # ask each sub-multiset (see FEW_CANDIDATES)
-            options = {canonical(s, low) for s in subsets(candidates)}  # both copies alone: one multiset
-            options = [s for s in options if self.arrangeable(must | s | (must & s & low) << 1)]
+            # a subset holding a card's copy 1 without its copy 0 is the same multiset as the one
+            # holding copy 0 instead, which is asked: only canonical subsets are
+            options = [
+                s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)
+            ]
         else:
             options = self.use_options(must, candidates)
         return frozenset(resolve(s, hand, low) for s in options)
@@ -485,7 +487,10 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
         or one of the runs of `run_min` cards through it."""
         if (pool & self._rank_bits[self._deck_rank[card]]).bit_count() >= self._set_min:
             return True
-        return any(window & pool == window for window in self._windows[card])
+        for window in self._windows[card]:
+            if window & pool == window:
+                return True
+        return False
 
     def _uses_by_rank(self, must: int, hand: int, rank: int | None = None, pending: int = 0) -> frozenset[int]:
         """Every multiset S of `hand` such that `must` + S can be arranged (canonical masks),
