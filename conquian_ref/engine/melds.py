@@ -457,8 +457,12 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             if not mask:
                 return True
             rank, pending = rank + 1, 0
+        # sets need `set_min` cards of a rank: with fewer left the lowest card starts a run
+        to_sets = pending + here.bit_count() >= self._set_min
+        if pending and not to_sets:
+            return False
         lowest = here & -here  # copy 0 of the lowest card left
-        if pending < self._most:
+        if to_sets and pending < self._most:
             last = lowest << 1 if mask & lowest << 1 else lowest  # its last copy: canonical still
             if self.arrangeable(mask ^ last, rank, pending + 1):
                 return True
@@ -510,12 +514,16 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             if pending not in self._set_counts:
                 return _NONE
             rank, pending = rank + 1, 0
-        lowest = pool & bits[rank] & -(pool & bits[rank])  # copy 0 of the lowest card left
+        here = pool & bits[rank]
+        to_sets = pending + here.bit_count() >= self._set_min  # as in _by_rank
+        if pending and not to_sets:
+            return _NONE
+        lowest = here & -here  # copy 0 of the lowest card left
         runs = self._runs_from[lowest.bit_length() - 1]
         options: set[int] = set()
         if must & lowest:
             must = _less(must, lowest)
-            if pending < self._most:
+            if to_sets and pending < self._most:
                 options.update(self.use_options(must, hand, rank, pending + 1))
             for run in runs:
                 rest = run ^ lowest
@@ -526,7 +534,7 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
             return frozenset(options)
         hand = _less(hand, lowest)
         options.update(self.use_options(must, hand, rank, pending))  # this copy stays in hand
-        if pending < self._most:
+        if to_sets and pending < self._most:
             for more in self.use_options(must, hand, rank, pending + 1):
                 options.add(lowest | more | (lowest & more & low) << 1)
         for run in runs:
