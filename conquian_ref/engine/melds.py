@@ -42,7 +42,8 @@ eight questions, each stopping at its first arrangement) instead of enumerating 
 with `use_options`, which must explore every arrangement of the exposed cards. Measured over the
 legal-use questions of 300 random games per profile (instructions counted): about 10 % fewer
 on the 40-card ten-card-hand profiles, 8 % with two decks, about 20 % with 52 cards or 13-card
-hands; 4 candidates or more cost more than 3 (docs/performance.md)."""
+hands; 4 candidates or more cost more than 3 (docs/performance.md). AnySuitSetsMeldTable
+(two decks, sets of any suits) stops at 1: see its `few_candidates`."""
 
 
 def subsets(mask: int):
@@ -57,6 +58,8 @@ def subsets(mask: int):
 
 class MeldTable:
     """All melds of one profile and the arrangement questions asked about them."""
+
+    few_candidates = FEW_CANDIDATES  # where legal_uses stops asking subsets (a table may differ)
 
     def __init__(self, profile: Profile):
         deck = profile.deck
@@ -202,7 +205,7 @@ class MeldTable:
         if not self._in_some_meld(card_bit.bit_length() - 1, pool):
             return frozenset()  # the taken card belongs to no meld at all: the common case
         candidates = hand & self.meldable(pool)
-        if candidates.bit_count() <= FEW_CANDIDATES:  # ask each subset (see FEW_CANDIDATES)
+        if candidates.bit_count() <= self.few_candidates:  # ask each subset (see FEW_CANDIDATES)
             return frozenset(s for s in subsets(candidates) if self.arrangeable(must | s))
         return self.use_options(must, candidates)
 
@@ -349,7 +352,7 @@ class MultisetMeldTable(MeldTable):
             return _NONE  # the common case: the taken card is in no meld at all
         must = canonical(exposed | card_bit, low)
         candidates = canonical(hand, low) & self.meldable(pool)
-        if candidates.bit_count() <= FEW_CANDIDATES:  # ask each sub-multiset (see FEW_CANDIDATES)
+        if candidates.bit_count() <= self.few_candidates:  # ask each sub-multiset (see FEW_CANDIDATES)
             # a subset holding a card's copy 1 without its copy 0 is the same multiset as the one
             # holding copy 0 instead, which is asked: only canonical subsets are
             options = [
@@ -404,6 +407,10 @@ class AnySuitSetsMeldTable(MultisetMeldTable):
     run go to its sets at once. (Measured with `conquian-ref bench`'s arrangement workload: two
     to five times the checks per second of MultisetMeldTable, which stays the table for
     `set_suits: distinct` with two copies, and is the cross-check of this one.)"""
+
+    few_candidates = 1
+    """With this table's by-rank searches, `use_options` already pays from two candidates on:
+    over 300 random two-deck games (instructions counted) 1 costs 2 % less than 3, 0 and 2 more."""
 
     def __init__(self, profile: Profile):
         super().__init__(profile)
