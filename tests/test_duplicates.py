@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from conquian_ref.conformance.compare import compare_actions, mismatches
-from conquian_ref.engine.cards import mask_of
+from conquian_ref.engine.cards import canonical, mask_of
 from conquian_ref.engine.errors import MalformedInput
 from conquian_ref.engine.game import Game
 from conquian_ref.engine.melds import meld_table
@@ -295,3 +295,20 @@ def test_rul_33_the_rank_by_rank_search_agrees_with_the_general_meld_search():
                 args = (game.exposed[seat], 1 << game.available, game.hands[seat])
                 assert TABLE.legal_uses(*args) == general.legal_uses(*args)
             game.apply(seat, rng.choice(game.legal(seat)))
+
+
+def test_rul_34_less_takes_one_copy_and_keeps_the_mask_canonical():
+    # melds._less, the multiset difference the two-deck searches keep their masks canonical by:
+    # checked against counting copies card by card.
+    from conquian_ref.engine.melds import _less
+
+    low, size = TD.deck.low, TD.deck.size
+    rng = random.Random(34)
+    for _ in range(2_000):
+        counts = [rng.choice((0, 0, 1, 2)) for _ in range(size // 2)]
+        mask = sum((1 << 2 * c) | ((2 << 2 * c) if n == 2 else 0) for c, n in enumerate(counts) if n)
+        taken = [c for c, n in enumerate(counts) if n and rng.random() < 0.4]
+        left = _less(mask, sum(1 << 2 * c for c in taken))
+        expected = [n - (c in taken) for c, n in enumerate(counts)]
+        assert left == sum((1 << 2 * c) | ((2 << 2 * c) if n == 2 else 0) for c, n in enumerate(expected) if n)
+        assert left == canonical(left, low)
