@@ -124,4 +124,4 @@ def test_a_refused_action_names_the_first_applicable_row():
     game = Game.from_seed(TC, 1)  # the exchange: a discard of a card not held breaks must_exchange and card_not_in_hand
     held = game.hands[0]
     missing = next(c for c in range(game.deck.size) if not held >> c & 1)
-    assert game._refusal(0, Action("discard", card=missing))[0] == "must_exchange"
+    assert game.refusal(0, Action("discard", card=missing))[0] == "must_exchange"

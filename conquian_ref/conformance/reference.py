@@ -20,27 +20,26 @@ from ..engine.match import Match
 from ..engine.outcome import Outcome
 from ..engine.perft import divide, perft_counts
 from ..engine.profile import Profile
+from ..engine.ruleset import Variant, ruleset_for
 from ..spec.profiles import load_profile
 
 
 class Reference:
-    """The reference engine in-process; `game_class`, `match_class` and `profile_loader` are the
-    engine's own unless a mutant replaces them."""
+    """The reference engine in-process, played by the profiles' rules with `variants` (house
+    rules, conquian_ref.engine.ruleset.Variant: a mutant is one) applied."""
 
     name = "conquian-ref reference engine"
 
     def __init__(
         self,
-        game_class: type[Game] = Game,
-        match_class: type[Match] = Match,
+        variants: tuple[Variant, ...] = (),
         profile_loader: Callable[[str], Profile] = load_profile,
         trace: bool = True,
     ):
-        self.game_class = game_class
+        self.variants = tuple(variants)
         # Record the rules each deal checks (rules_fired, for rule coverage); a protocol adapter
         # process reports no rules, so it plays without the bookkeeping (adapter.serve).
         self.trace = trace
-        self.match_class = match_class
         self.profile_loader = profile_loader
         self.game: Game | None = None
         self.last_match: Match | None = None
@@ -51,9 +50,9 @@ class Reference:
         `stock`); `dealer` in both. Raises MalformedInput naming the field at fault."""
         profile = self.profile_loader(profile_id)
         if "deck" in setup:
-            self.game = self.game_class.from_deck(profile, setup["deck"], setup.get("dealer"))
+            self.game = Game.from_deck(profile, setup["deck"], setup.get("dealer"), self.variants)
         else:
-            self.game = self.game_class.from_deal(profile, setup.get("hands"), setup.get("stock"), setup.get("dealer"))
+            self.game = Game.from_deal(profile, setup.get("hands"), setup.get("stock"), setup.get("dealer"), self.variants)
         self.game.trace = self.trace
         self.last_match = None
 
@@ -90,7 +89,8 @@ class Reference:
         """The match's score after these entries: deal outcomes, or in a session with stakes
         also misdeals (`{"misdeal": {"counts": [c0, c1]}}`, RUL-26). The answer has the points,
         next dealer and winner, and for a stakes profile the wins, net units and pot."""
-        match = self.match_class(self.profile_loader(profile_id), first_dealer)
+        rules = ruleset_for(self.profile_loader(profile_id), self.variants)
+        match: Match = rules.match(rules.profile, first_dealer)
         for i, entry in enumerate(outcomes):
             if match.is_over:
                 raise MalformedInput(f"deals[{i}]", "the match was already won before this deal")

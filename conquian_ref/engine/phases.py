@@ -14,7 +14,8 @@ fitting card the active seat tried to let go.
 
 `PHASES` drives three things, so they cannot disagree: who may act (`Game.to_act`), which
 action types each phase refuses with its phase code (conquian_ref.engine.refusals) and which
-types `Game.legal` lists.
+candidate actions `Game.legal` puts to the refusal table (the legal actions are the candidates
+no row refuses: listing and refusing have one source).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable
+
+from .actions import Action
+from .cards import bit, deck_order_key
 
 SEATS = (0, 1)  # the seats of a two-player profile; a profile's own are `Profile.seats`
 
@@ -39,13 +43,13 @@ class Phase(StrEnum):
 @dataclass(frozen=True)
 class PhaseRule:
     """What a phase admits: the action types (sorted by name, the order of `Game.legal`), the
-    seats that may act (a function of the game), and the `Game` method that lists the legal
-    actions of those types (one method per phase: `legal` is called at every decision, so its
-    listing is not split further)."""
+    seats that may act (a function of the game), and the candidate actions of a seat (a
+    function of the game and the seat, in the order of `Game.legal`): every action of an admitted
+    type that could be legal, which the refusal table then filters."""
 
     admits: tuple[str, ...]
     seats: Callable[[object], tuple[int, ...]]
-    lister: str
+    candidates: Callable[[object, int], list]
 
 
 def _seats_yet_to_pick(game) -> tuple[int, ...]:
@@ -69,10 +73,37 @@ def _nobody(game) -> tuple[int, ...]:
     return ()
 
 
+# The actions without cards, made once (an Action is immutable).
+_FORCE, _PASS, _REJECT, _DECLINE = Action("force"), Action("pass"), Action("reject"), Action("decline")
+
+
+def _exchange_picks(game, seat: int) -> list[Action]:
+    return [Action("exchange", card=c) for c in game.choosable(seat)]
+
+
+def _discards(game, seat: int) -> list[Action]:
+    return [Action("discard", card=c) for c in game.choosable(seat)]
+
+
+def _force_or_decline(game, seat: int) -> list[Action]:
+    return [_DECLINE, _FORCE]
+
+
+def _play(game, seat: int) -> list[Action]:
+    """force, pass, reject, then each use whose cards arrange with the exposed cards and the
+    taken card (the meld table's search), in deck order of their cards (Action.sort_key)."""
+    uses = game.table.legal_uses(game.exposed_of(seat), bit(game.available), game.hands[seat])
+    return [_FORCE, _PASS, _REJECT] + [Action("use", cards=s) for s in sorted(uses, key=deck_order_key)]
+
+
+def _none(game, seat: int) -> list[Action]:
+    return []
+
+
 PHASES: dict[Phase, PhaseRule] = {
-    Phase.EXCHANGE: PhaseRule(("exchange",), _seats_yet_to_pick, "_legal_exchange"),
-    Phase.PLAY: PhaseRule(("force", "pass", "reject", "use"), _active_seat, "_legal_play"),
-    Phase.DISCARD: PhaseRule(("discard",), _discarding_seat, "_legal_discard"),
-    Phase.FORCE_DECISION: PhaseRule(("decline", "force"), _rival_of_active, "_legal_decision"),
-    Phase.OVER: PhaseRule((), _nobody, "_legal_nothing"),
+    Phase.EXCHANGE: PhaseRule(("exchange",), _seats_yet_to_pick, _exchange_picks),
+    Phase.PLAY: PhaseRule(("force", "pass", "reject", "use"), _active_seat, _play),
+    Phase.DISCARD: PhaseRule(("discard",), _discarding_seat, _discards),
+    Phase.FORCE_DECISION: PhaseRule(("decline", "force"), _rival_of_active, _force_or_decline),
+    Phase.OVER: PhaseRule((), _nobody, _none),
 }

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from .cards import Deck
 from .errors import MalformedInput
+from .policies import ForcingFit, MeldTiming, OpeningStyle, OwnFit, SetSuits
 
 # Every policy field of schema/profile.schema.json with the values the engine implements; the
 # schema allows more (see docs/rules/rulings.md, "Seed-002 variations not yet profiled"). A field
@@ -88,13 +89,13 @@ class Profile:
     set_sizes: tuple[int, ...]
     run_min: int
     run_max: int
-    set_suits: str  # "distinct" (C-SET-1) | "any": identical cards allowed in a set (RUL-33)
+    set_suits: SetSuits  # distinct (C-SET-1) | any: identical cards allowed in a set (RUL-33)
     exchange_cards: int  # 0 when the profile has no exchange
-    own_fit: str  # "automatic" | "rival_option" | "none"
+    own_fit: OwnFit  # a card fitting one's own melds (policies.OWN_FITS)
     onto_rival: bool
-    fit: str  # for forcing: "any_arrangement" (RUL-3) | "extension" (RUL-22)
-    opening_style: str  # "revealed_to_non_dealer" (RUL-7) | "offered_to_both_then_draw" (RUL-20)
-    meld_timing: str  # "with_take" | "discard_then_meld" (RUL-35)
+    fit: ForcingFit  # what fits for forcing (policies.FITS): any arrangement (RUL-3) or extension (RUL-22)
+    opening_style: OpeningStyle  # (policies.OPENINGS) RUL-7 or RUL-20
+    meld_timing: MeldTiming  # (policies.TIMINGS) with the take, or placed first (RUL-35)
     going_rummy: bool  # a win with nothing exposed before is recorded as how: rummy (RUL-24)
     match: dict | None
     seats: tuple[int, ...]  # the seats in playing order: (0, 1), or (0, 1, 2, 3) (RUL-36)
@@ -222,13 +223,13 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         run_min=melds["run_min"],
         # No stated maximum means a run may hold every rank of a suit (RUL-2).
         run_max=melds["run_max"] if melds["run_max"] is not None else len(deck.ranks),
-        set_suits=melds["set_suits"],
+        set_suits=SetSuits(melds["set_suits"]),
         exchange_cards=data["exchange"]["cards"] if data["exchange"] else 0,
-        own_fit=data["forcing"]["own_fit"],
+        own_fit=OwnFit(data["forcing"]["own_fit"]),
         onto_rival=data["forcing"]["onto_rival"],
-        fit=data["forcing"]["fit"],
-        opening_style=data["opening"]["style"],
-        meld_timing=data["meld_timing"],
+        fit=ForcingFit(data["forcing"]["fit"]),
+        opening_style=OpeningStyle(data["opening"]["style"]),
+        meld_timing=MeldTiming(data["meld_timing"]),
         going_rummy=data["going_rummy"],
         match=data["match"],
         seats=tuple(range(data["players"])),

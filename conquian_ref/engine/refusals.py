@@ -70,10 +70,9 @@ def names_a_card_not_held(game, seat, act) -> bool:
 
 
 def use_has_no_arrangement(game, seat, act) -> bool:
-    exposed, new = game.exposed_of(seat), bit(game.available) | act.cards
-    if game.profile.meld_timing == "discard_then_meld":  # RUL-35: placed as the melds lie
-        return not game.table.placeable(exposed, new)
-    return not game.table.arrangeable(exposed | new)
+    # The profile's `meld_timing` says how the new cards must arrange (C-ARR-2, or RUL-35).
+    timing = game.ruleset.policies["timing"]
+    return not timing.arranges(game.table, game.exposed_of(seat), bit(game.available) | act.cards)
 
 
 def use_leaves_nothing_to_discard(game, seat, act) -> bool:
@@ -89,7 +88,8 @@ def card_is_from_the_rival(game, seat, act) -> bool:
 
 
 def card_fits_own_melds(game, seat, act) -> bool:
-    return not game._may_decline_card(seat)
+    # The profile's `forcing.own_fit`: under the table convention a fitting card must be taken.
+    return game.ruleset.policies["own_fit"].must_take(game, seat)
 
 
 def profile_forbids_forcing_onto_rival(game, seat, act) -> bool:
@@ -193,19 +193,22 @@ REFUSALS: tuple[Refusal, ...] = (
 REASONS: dict[str, tuple[str, ...]] = {row.code: row.rules for row in REFUSALS}
 BY_CODE: dict[str, Refusal] = {row.code: row for row in REFUSALS}
 
-# The rows that can apply to each (phase, action type), in table order: `refusal` tries only these.
-_ROWS: dict[tuple[Phase, str], tuple[Refusal, ...]] = {
-    (phase, kind): tuple(
-        row for row in REFUSALS if row.phase in (None, phase) and (row.kinds is None or kind in row.kinds)
-    )
-    for phase in Phase
-    for kind in FIELDS
-}
+def slots(refusals: tuple[Refusal, ...]) -> dict[tuple[Phase, str], tuple[Refusal, ...]]:
+    """The rows that can apply to each (phase, action type), in table order: `refusal` tries only
+    these (built once per rule set)."""
+    return {
+        (phase, kind): tuple(
+            row for row in refusals if row.phase in (None, phase) and (row.kinds is None or kind in row.kinds)
+        )
+        for phase in Phase
+        for kind in FIELDS
+    }
 
 
 def refusal(game, seat: int, act) -> Refusal | None:
-    """The first row of REFUSALS that refuses `act` by `seat` now, or None if it is legal. Pure."""
-    for row in _ROWS[game.phase, act.type]:
+    """The first row of the game's refusal table that refuses `act` by `seat` now, or None if it
+    is legal. Pure."""
+    for row in game.ruleset.refusals_by_slot[game.phase, act.type]:
         if row.condition is None or row.condition(game, seat, act):
             return row
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from .policies import OwnFit
 from .profile import Profile
 
 
@@ -23,8 +24,8 @@ def rules_by_construction(profile: Profile) -> frozenset[str]:
     card is ever forced), and with a deck that removes no rank C-RUN-2 (no gap to close)."""
     rules = {"C-DECK-1", profile.rule("deck"), "C-ARR-3", "RUL-13"}
     if profile.onto_rival:
-        rules.add(profile.rule("force_available_only"))
-    if profile.own_fit == "none" and not profile.onto_rival:
+        rules.update(profile.own_rules("force_available_only"))
+    if profile.own_fit == OwnFit.NONE and not profile.onto_rival:
         rules.add("C-FORCE-1")  # no action forces a card: what a forced card does never arises
     ranks = profile.deck.ranks
     if "7" in ranks[:-1] and ranks[ranks.index("7") + 1] == "8":

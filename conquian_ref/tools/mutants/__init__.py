@@ -33,17 +33,17 @@ from __future__ import annotations
 
 # The area modules register their mutants when imported, in this order (the report's order).
 from . import cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match  # noqa: F401
-from .base import MutantAdapter, MutantGame, MutantTable
+from .base import MutantAdapter, MutantTable
 from .registry import MUTANTS, Mutant, mutant, reachable_mutants
 
 AREAS = (cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match)
 
-__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantGame", "MutantTable", "mutant", "reachable_mutants"]
+__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "mutant", "reachable_mutants"]
 
 
 def __getattr__(name: str):
     """`adapter_for_<id>`: the factory of a mutant's adapter, for `python:MODULE:FACTORY`."""
     for m in MUTANTS.values():
         if m.factory_name == name:
-            return m.adapter_class
+            return m.factory
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,12 +1,20 @@
-"""The building blocks of the mutants: a meld table, a game and an adapter made to be changed.
+"""The building blocks of the mutants: each mutant is a house rule (a `Variant`) of the reference.
 
-- `MutantTable`: the profile's meld table with melds dropped (`keep`) or added (`extra`), or
-  another arrangement test; hand cards are then searched by brute force. One copy of each card
-  only: under the two-deck profile a table mutant plays with the reference's table.
-- `MutantGame`: the reference `Game`, one method of which a mutant overrides (`_refusal`,
-  `_take`, `_reject`, `to_act`, ...); its `legal` follows its own `_refusal`.
-- `MutantAdapter`: the reference protocol adapter over a mutant game, with a profile changed
-  (`change_profile`), an observation changed (`change_observation`) or another `match_class`.
+A mutant replaces rows of the reference's rule set (conquian_ref.engine.ruleset) through the one
+public mechanism a house rule uses, never a private method:
+- `step(name, run)`: the row `name` of what happens (conquian_ref.engine.transitions.STEPS) with
+  another function, its rules kept;
+- `refusal(code, condition)`: the refusal row `code` (conquian_ref.engine.refusals) with another
+  condition, its place in the order of precedence kept;
+- `phase(phase, seats=..., candidates=...)`: what a phase admits (conquian_ref.engine.phases);
+- `MutantTable` with `table(cls)`: the rule "what is a meld" with melds dropped (`keep`) or added
+  (`extra`); hand cards are then searched by brute force. One copy of each card only: under the
+  two-deck profile a table mutant plays with the reference's table;
+- a profile field changed (`mutant(..., profile=...)`), an observation changed (`observe`), or
+  another match (`match`);
+- `MutantAdapter`: the reference adapter with one protocol answer changed, for the few mutants
+  that break what an adapter answers rather than a rule of the game (a `legal` listing the wrong
+  seat's actions: the reference's own listing cannot disagree with its refusals).
 """
 
 from __future__ import annotations
@@ -17,13 +25,50 @@ from itertools import combinations
 
 from ...conformance.adapter import ReferenceAdapter
 from ...conformance.reference import Reference
-from ...engine.actions import Action
-from ...engine.cards import bit, cards_of, mask_of
-from ...engine.game import Game
-from ...engine.match import Match
-from ...engine.melds import _CACHE_SIZE, MeldTable, indexed
-from ...engine.phases import Phase
-from ...spec.profiles import PROFILE_IDS, load_profile
+from ...engine.cards import cards_of, mask_of
+from ...engine.melds import _CACHE_SIZE, MeldTable, indexed, meld_table
+from ...engine.observation import observe
+from ...engine.phases import PHASES, Phase
+from ...engine.refusals import BY_CODE
+from ...engine.ruleset import Step, Variant
+from ...engine.transitions import STEPS
+
+
+def step(name: str, run) -> Step:
+    """The reference's row `name` doing `run` instead (its rules kept: the trace is the
+    reference's business)."""
+    return dataclasses.replace(STEPS[name], run=run)
+
+
+def reference_step(name: str):
+    """What the reference's row `name` does, for a mutant that does it and something more."""
+    return STEPS[name].run
+
+
+def refusal(code: str, condition):
+    """The reference's refusal row `code` with another condition, `condition(game, seat, act,
+    reference)`, where `reference` is the reference row's own condition (None: the row always
+    applied in its phase)."""
+    row = BY_CODE[code]
+    original = row.condition or (lambda game, seat, act: True)
+    return dataclasses.replace(row, condition=lambda game, seat, act: condition(game, seat, act, original))
+
+
+def phase(which: Phase, **changes):
+    """The reference's row of a phase with `seats` or `candidates` replaced."""
+    return dataclasses.replace(PHASES[which], **changes)
+
+
+def observation(change):
+    """The `observe` entry of a variant: the reference's observation, then `change(game, obs)`."""
+
+    def observe_changed(game, seat: int) -> dict:
+        obs = observe(game, seat)
+        change(game, obs)
+        return obs
+
+    return observe_changed
+
 
 class MutantTable(MeldTable):
     """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some.
@@ -58,108 +103,24 @@ class MutantTable(MeldTable):
         return frozenset(found)
 
 
-_TABLES: dict = {}
+def table(table_class: type):
+    """The `melds` entry of a variant: the changed table, built once per profile. A changed meld
+    table is a one-copy table: with two copies of every card (the two-deck profile) the
+    reference's multiset table stays, whose searches do not read the list of melds a mutant
+    changes. The mutant is then the reference there, and is caught or not by the scenarios of the
+    other profiles, never by a one-copy table misreading two copies."""
 
+    @lru_cache(maxsize=None)  # a Profile hashes by identity; loaded profiles live for the run
+    def build(profile):
+        return meld_table(profile) if profile.deck.copies > 1 else table_class(profile)
 
-def _table(table_class, profile) -> MeldTable:
-    key = (table_class, profile)  # a Profile hashes by identity; loaded profiles live for the run
-    if key not in _TABLES:
-        _TABLES[key] = table_class(profile)
-    return _TABLES[key]
-
-
-class MutantGame(Game):
-    """The reference Game as a base for a mutant: `table_class` swaps the meld table, and `legal`
-    lists exactly the actions this engine's `_refusal` accepts, so the mutant's legal actions
-    agree with its own refusals. (Clones keep their class: Game.__deepcopy__ builds type(self).)"""
-
-    table_class: type | None = None
-
-    def __init__(self, profile, hands, stock, dealer):
-        super().__init__(profile, hands, stock, dealer)
-        self.trace = False  # rule coverage is the reference's business
-        # A changed meld table is a one-copy table: with two copies of every card (the two-deck
-        # profile) the reference's multiset table stays, whose searches do not read the list of
-        # melds a mutant changes. The mutant is then the reference there, and is caught or not by
-        # the scenarios of the other profiles, never by a one-copy table misreading two copies.
-        if self.table_class is not None and profile.deck.copies == 1:
-            self.table = _table(self.table_class, profile)
-
-    def extra_candidates(self, seat: int) -> set[Action]:
-        """Actions this mutant may accept that the reference never lists (none by default)."""
-        return set()
-
-    def legal(self, seat: int) -> list[Action]:
-        if seat not in self.to_act:
-            return []
-        if type(self)._refusal is Game._refusal and type(self).extra_candidates is MutantGame.extra_candidates:
-            return super().legal(seat)  # the refusals are the reference's: so are the legal actions
-        candidates = set(super().legal(seat)) | self.extra_candidates(seat)
-        candidates |= {Action(kind) for kind in ("decline", "force", "pass", "reject", "use")}
-        # One copy of a card held twice, as the reference lists it (RUL-34): both copies would
-        # list one discard twice, and a perft scenario would "catch" every mutant for that alone.
-        candidates |= {Action(kind, card=c) for kind in ("discard", "exchange") for c in self._choosable(seat)}
-        return sorted((a for a in candidates if self._refusal(seat, a) is None), key=Action.sort_key)
-
-    # helpers shared by several mutants
-    def _take_without_win(self, receiver: int) -> None:
-        """The available card joins `receiver`'s exposed cards and a discard follows, win or not."""
-        self.exposed[receiver] |= bit(self.available)
-        self.available, self.revealed = None, False
-        self.phase, self.discarder = Phase.DISCARD, receiver
-
-    def _reveal_count(self) -> int:
-        return sum(e["event"] == "reveal" for e in self.history)
-
-    def _refusal_as_if(self, seat: int, act: Action, **attrs) -> tuple[str, str] | None:
-        """The reference's refusal with some attributes set otherwise for the question only."""
-        saved = {k: getattr(self, k) for k in attrs}
-        self.__dict__.update(attrs)
-        try:
-            return super()._refusal(seat, act)
-        finally:
-            self.__dict__.update(saved)
-
-
-_PROFILES: dict = {}
-
-
-def _rules_for(base, changes: dict) -> dict[str, str]:
-    """The profile's rule ids, completed for a policy the change gives it that it did not have
-    (forcing onto the rival, say): such a rule is named by a shipped profile that has the policy.
-    Only the trace reads them, and a mutant's trace is off; the engine must still find an id."""
-    rules = dict(base.rules)
-    for profile_id in PROFILE_IDS:
-        for concept, rule_id in load_profile(profile_id).rules.items():
-            rules.setdefault(concept, rule_id)
-    return rules
+    return build
 
 
 class MutantAdapter(ReferenceAdapter):
-    """The reference adapter with a mutant game, a changed profile or a changed answer."""
+    """The reference adapter (over the reference with `variant`, if any) with one answer changed."""
 
-    game_class: type = MutantGame
-    match_class: type = Match
-
-    def change_profile(self, profile) -> dict:
-        """Fields of the loaded profile to replace (none by default)."""
-        return {}
-
-    def profile(self, name: str):
-        base = load_profile(name)
-        key = (type(self), base)
-        if key not in _PROFILES:
-            changes = self.change_profile(base)
-            _PROFILES[key] = dataclasses.replace(base, **changes, rules=_rules_for(base, changes)) if changes else base
-        return _PROFILES[key]
+    variant: Variant | None = None
 
     def __init__(self):
-        super().__init__(Reference(self.game_class, self.match_class, self.profile))
-
-    def cmd_observation(self, request: dict) -> dict:
-        answer = super().cmd_observation(request)
-        self.change_observation(answer["observation"])
-        return answer
-
-    def change_observation(self, obs: dict) -> None:
-        pass
+        super().__init__(Reference(variants=(self.variant,) if self.variant else ()))

@@ -1,21 +1,36 @@
-"""The registry of mutants: `@mutant(id, rules, description)` registers one, `MUTANTS` holds
-them all in registration order, `reachable_mutants` the ones a scenario can catch."""
+"""The registry of mutants: `mutant(id, rules, description, ...)` registers one as a house rule
+(`Variant`) of the reference, `MUTANTS` holds them all in registration order,
+`reachable_mutants` the ones a scenario can catch."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Mapping
 
-from ...engine.game import Game
-from ...engine.melds import MeldTable
-from .base import MutantAdapter, MutantGame, MutantTable
+from ...conformance.adapter import ReferenceAdapter
+from ...conformance.reference import Reference
+from ...engine.ruleset import Variant
+
+# What a mutant replaces, by the first part of a row's name in the rule set (the report's `kind`).
+KINDS = {
+    "steps": "transition",
+    "refusals": "refusal",
+    "phases": "phase",
+    "policies": "policy",
+    "melds": "meld table",
+    "deal": "deal",
+    "observe": "observation",
+    "match": "match",
+}
+
 
 @dataclass(frozen=True)
 class Mutant:
     id: str
     rules: tuple[str, ...]
     description: str
-    adapter_class: type
-    source: type  # the class as written below (a Game, MutantTable or adapter subclass)
+    variant: Variant | None  # None: an adapter mutant (`adapter` changes a protocol answer)
+    adapter: type | None = None  # a MutantAdapter subclass, for the adapter mutants only
     unreachable: str = ""  # why no scenario can catch it (the corpus format cannot say it); "" if it can
 
     @property
@@ -29,37 +44,45 @@ class Mutant:
 
     @property
     def kind(self) -> str:
-        if issubclass(self.source, MutantTable):
-            return "meld table"
-        if issubclass(self.source, Game):
-            return "game"
-        if self.source.change_profile is not MutantAdapter.change_profile:
+        if self.variant is None:
+            return "adapter"
+        if self.variant.profile:
             return "profile"
-        return "adapter"
+        return KINDS[next(iter(self.variant.replaces)).partition(".")[0]]
+
+    def factory(self) -> ReferenceAdapter:
+        """A protocol adapter over the reference with this mutant's house rule."""
+        if self.adapter is not None:
+            return self.adapter()
+        return ReferenceAdapter(Reference(variants=(self.variant,)))
 
 
 MUTANTS: dict[str, Mutant] = {}
 
 
-def mutant(id: str, rules: list[str], description: str, unreachable: str = ""):
-    """Register the decorated class as the mutant `id` breaking `rules`: a MutantTable subclass
-    (wrapped in a MutantGame), a Game subclass (wrapped in a MutantAdapter) or an adapter.
-    `unreachable` says why no scenario can catch it; such a mutant is documented, not run."""
+def mutant(
+    id: str,
+    rules: list[str],
+    description: str,
+    *,
+    replaces: Mapping[str, object] | None = None,
+    profile: Mapping[str, object] | Callable | None = None,
+    adapter: type | None = None,
+    unreachable: str = "",
+) -> Mutant:
+    """Register the mutant `id` breaking `rules` (the first is the rule it changes): a variant
+    replacing rows of the rule set (`replaces`) or fields of the profile (`profile`: a mapping, or
+    a function of the loaded profile giving the fields to change, {} to change none), or an
+    `adapter` changing one protocol answer. `unreachable` says why no scenario can catch it; such
+    a mutant is documented, not run."""
+    assert id not in MUTANTS, f"duplicate mutant id {id}"
+    variant = None
+    if adapter is None:
+        variant = Variant(id, rules[0], description, replaces=replaces or {}, profile=profile or {})
+    MUTANTS[id] = Mutant(id, tuple(rules), description, variant, adapter, unreachable)
+    return MUTANTS[id]
 
-    def register(cls):
-        assert id not in MUTANTS, f"duplicate mutant id {id}"
-        game = cls
-        if issubclass(cls, MeldTable):
-            game = type(cls.__name__ + "Game", (MutantGame,), {"table_class": cls, "__module__": cls.__module__})
-        adapter = cls
-        if issubclass(game, Game):
-            adapter = type(cls.__name__ + "Adapter", (MutantAdapter,), {"game_class": game, "__module__": cls.__module__})
-        MUTANTS[id] = Mutant(id, tuple(rules), description, adapter, cls, unreachable)
-        return cls
-
-    return register
 
 def reachable_mutants() -> list[Mutant]:
     """The mutants a scenario can catch: the ones mutation analysis runs by default."""
     return [m for m in MUTANTS.values() if not m.unreachable]
-
