@@ -112,3 +112,23 @@ def test_an_action_added_to_the_list_legal_returned_is_still_checked(profile_id)
         game.apply(seat, intruder)
     assert refused.value.reason == "card_not_in_hand"
     assert game.state_json() == before
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+@pytest.mark.parametrize("seat_of", [lambda s: bool(s), lambda s: float(s)], ids=["bool", "float"])
+def test_bug_a_seat_equal_to_an_int_is_malformed_even_for_an_action_legal_listed(profile_id, seat_of):
+    """`seat=True` (or 1.0) equals seat 1: apply() took the fast path for an action legal(1) had
+    just listed, recorded `"seat": true` in the history, and a float raised TypeError midway.
+    A seat is an int: anything else is MalformedInput, the state unchanged, on every path."""
+    game = Game.from_seed(load_profile(profile_id), 3)
+    seat = game.to_act[0]
+    if seat not in (0, 1):
+        pytest.skip("only seats 0 and 1 have a bool twin")
+    listed = game.legal(seat)
+    before = json.dumps(game.state_json())
+    with pytest.raises(MalformedInput):
+        game.apply(seat_of(seat), listed[0])
+    with pytest.raises(MalformedInput):
+        game.legal(seat_of(seat))
+    assert json.dumps(game.state_json()) == before
+    assert all(type(e.get("seat", 0)) is int for e in game.history)

@@ -146,6 +146,8 @@ class Game:
     def legal(self, seat: int) -> list[Action]:
         """Every legal action of `seat`, sorted by type name, then by cards in deck order: the
         phase's candidate actions that no refusal row refuses."""
+        if type(seat) is not int:  # a bool or a float equal to a seat is no seat
+            check_seat(seat, "seat", self.profile.seats)
         if seat not in self.to_act:
             return []
         candidates = self.ruleset.phases[self.phase].candidates(self, seat)
@@ -215,7 +217,7 @@ class Game:
     def _listed_action(self, seat: int, action: object) -> Action | None:
         """`action` if it is one of the objects the last legal(seat) returned, in this state."""
         listed = self._listed
-        if listed is not None and listed[0] == seat:
+        if listed is not None and listed[0] == seat and type(seat) is int:  # True == 1, but is no seat
             for listed_action in listed[1]:
                 if listed_action is action:
                     return action
