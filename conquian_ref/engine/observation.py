@@ -13,18 +13,19 @@ from __future__ import annotations
 from .cards import count
 from .setup import check_seat
 from .phases import Phase
+from .ruleset import resolve
+
+# The rules an observation applies (resolved under the profile, conquian_ref.engine.ruleset):
+# what a seat may know; with partnerships every other hand hidden, the partner's too (RUL-41);
+# with an exchange its privacy, and during it that whether the rival has picked is public (RUL-12).
+SEEN = ("C-OBS-1", "RUL-41", "partner_hidden", "exchange_privacy")
+SEEN_DURING_EXCHANGE = SEEN + ("RUL-12",)
 
 
 def observe(game, seat: int) -> dict:
     check_seat(seat, "seat", game.profile.seats)
-    if game.trace:  # for rule coverage; not added to fired_last, which belongs to the last action
-        game.rules_fired.add("C-OBS-1")
-        if game.profile.partnerships:  # every other hand hidden, the partner's too (RUL-41)
-            game.rules_fired.update(("RUL-41", *game.profile.own_rules("partner_hidden")))
-        if game.picks is not None:
-            game.rules_fired.add(game.profile.rule("exchange_privacy"))
-            if game.phase == Phase.EXCHANGE:
-                game.rules_fired.add("RUL-12")  # whether the rival has picked is public
+    if game.trace:  # for rule coverage; not in fired_last, which belongs to the last action
+        game.rules_fired.update(resolve(game.profile, SEEN_DURING_EXCHANGE if game.phase == Phase.EXCHANGE else SEEN))
     deck = game.deck
     rival = 1 - seat
     exchange = None
