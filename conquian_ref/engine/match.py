@@ -30,6 +30,7 @@ from .errors import MalformedInput
 from .setup import check_seat
 from .outcome import How, Outcome
 from .profile import Profile
+from .ruleset import resolve
 
 
 
@@ -57,6 +58,21 @@ class _Score:
     carried: bool = False  # a drawn deal carried the pot over (pot_carry checked)
     misdeals: int = 0
     rummy_wins: int = 0
+
+
+# The rules a score with stakes applies (for rule coverage), each row with the part of the score
+# that makes it apply: the match rule always; the dealer's alternation once an entry was recorded,
+# the session goal once a deal was played, the carried pot when a draw carried it, the misdeal
+# when there was one, going rummy and its bonus when a rummy win was scored (record() checked
+# that the profile records rummy wins). Keys of the profile's `rules:` stand for its own ids.
+SCORE_RULES: tuple[tuple, ...] = (
+    (lambda score: True, ("match",)),
+    (lambda score: score.counted, ("dealer",)),
+    (lambda score: score.deals, ("session", "RUL-27", "RUL-42", "RUL-36")),
+    (lambda score: score.carried, ("pot_carry", "RUL-25")),
+    (lambda score: score.misdeals, ("misdeal", "RUL-26")),
+    (lambda score: score.rummy_wins, ("rummy", "rummy_bonus", "RUL-24")),
+)
 
 
 @dataclass
@@ -185,27 +201,15 @@ class Match:
 
     @property
     def rules_applied(self) -> list[str]:
-        """The rules this score checked (for rule coverage): the profile's match rule always; in
-        a session also the dealer's alternation once an entry was recorded, the session goal once
-        a deal was played, the carried pot when a draw carried it, the misdeal when there was
-        one, and going rummy and its bonus when a rummy win was scored."""
-        profile = self.profile
+        """The rules this score checked (for rule coverage): the rows of SCORE_RULES that apply."""
         if not self.has_stakes:
-            return [profile.rule("match")]
+            return list(resolve(self.profile, ("match",)))
         score = self._score()
-        cited = [profile.rule("match")]
-        if score.counted:
-            cited.append(profile.rule("dealer"))
-        if score.deals:
-            cited += [profile.rule("session"), *profile.following("RUL-27", "RUL-42", "RUL-36")]
-        if score.carried:
-            cited += [profile.rule("pot_carry"), *profile.following("RUL-25")]
-        if score.misdeals:
-            cited += [profile.rule("misdeal"), *profile.following("RUL-26")]
-        if score.rummy_wins:
-            # record() checked that the profile records rummy wins (its `rummy` rule, going_rummy).
-            cited += [profile.rule("rummy"), profile.rule("rummy_bonus"), *profile.following("RUL-24")]
-        return cited
+        rules: tuple[str, ...] = ()
+        for applies, row in SCORE_RULES:
+            if applies(score):
+                rules += row
+        return list(resolve(self.profile, rules))
 
     # -- what is recorded ------------------------------------------------------------------------
     def record(self, outcome: Outcome) -> None:

@@ -12,22 +12,39 @@ from functools import cache
 
 from .policies import OwnFit
 from .profile import Profile
+from .ruleset import resolve
+
+
+def _always(profile: Profile) -> bool:
+    return True
+
+
+def _forcing_onto_rival(profile: Profile) -> bool:
+    return profile.onto_rival
+
+
+def _no_forcing(profile: Profile) -> bool:
+    return profile.own_fit == OwnFit.NONE and not profile.onto_rival
+
+
+def _no_rank_removed(profile: Profile) -> bool:
+    ranks = profile.deck.ranks
+    return "7" in ranks[:-1] and ranks[ranks.index("7") + 1] == "8"
+
+
+# The rules that hold because of how the engine is built, never checked by a row, each with the
+# profiles where that is so (keys of the profile's `rules:` stand for its own ids):
+BY_CONSTRUCTION: tuple[tuple, ...] = (
+    (_always, ("C-DECK-1", "deck")),  # the deck is the profile's data
+    (_always, ("C-ARR-3",)),  # no action returns an exposed card to a hand
+    (_always, ("RUL-13",)),  # the state holds the set of exposed cards, not a partition
+    (_forcing_onto_rival, ("force_available_only",)),  # no action lays a hand card on the rival's melds
+    (_no_forcing, ("C-FORCE-1",)),  # no action forces a card: what a forced card does never arises
+    (_no_rank_removed, ("C-RUN-2",)),  # no rank is removed: there is no gap for a run to cross
+)
 
 
 @cache  # one frozen set per profile, shared by its deals
 def rules_by_construction(profile: Profile) -> frozenset[str]:
-    """The rules that hold because of how the engine is built, never checked by a step:
-    C-DECK-1 and the profile's deck rule (the deck is the profile's data), C-ARR-3 (no action
-    returns an exposed card to a hand), RUL-13 (the state holds the set of exposed cards, not a
-    partition), and under forcing onto the rival its rule that only the available card can be
-    forced (no action lays a hand card on the rival's melds); without any forcing C-FORCE-1 (no
-    card is ever forced), and with a deck that removes no rank C-RUN-2 (no gap to close)."""
-    rules = {"C-DECK-1", profile.rule("deck"), "C-ARR-3", "RUL-13"}
-    if profile.onto_rival:
-        rules.update(profile.own_rules("force_available_only"))
-    if profile.own_fit == OwnFit.NONE and not profile.onto_rival:
-        rules.add("C-FORCE-1")  # no action forces a card: what a forced card does never arises
-    ranks = profile.deck.ranks
-    if "7" in ranks[:-1] and ranks[ranks.index("7") + 1] == "8":
-        rules.add("C-RUN-2")  # no rank is removed: there is no gap for a run to cross
-    return frozenset(rules)
+    """The rules of BY_CONSTRUCTION that hold under this profile."""
+    return frozenset(rule for holds, rules in BY_CONSTRUCTION if holds(profile) for rule in resolve(profile, rules))
