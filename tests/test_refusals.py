@@ -64,7 +64,7 @@ def test_each_condition_is_a_small_named_function():
 @pytest.mark.parametrize("phase", [p for p in Phase if p != Phase.OVER])
 def test_a_phase_refuses_exactly_the_action_types_it_does_not_admit(phase):
     for kind in FIELDS:
-        rows = [row for row in REFUSALS if row.phase == phase and row.kinds is not None and kind in row.kinds]
+        rows = [row for row in REFUSALS if row.phase == phase and row.types is not None and kind in row.types]
         phase_rows = [row for row in rows if row.code in PHASE_CODES]
         if kind in PHASES[phase].admits:
             assert not phase_rows, f"{phase} admits {kind} yet {phase_rows[0].code} refuses it"

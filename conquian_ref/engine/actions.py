@@ -67,22 +67,22 @@ def parse_action(deck: Deck, data: object, field: str = "action") -> Action:
     """Read an action object; raise MalformedInput naming the offending field."""
     if not isinstance(data, dict):
         raise MalformedInput(field, f"an action is an object with a 'type', got {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise MalformedInput(f"{field}.type", f"unknown action type {shown(kind)} (known: {', '.join(FIELDS)})")
-    expected = set(FIELDS[kind]) | {"type"}
+    action_type = data.get("type")
+    if not isinstance(action_type, str) or action_type not in FIELDS:
+        raise MalformedInput(f"{field}.type", f"unknown action type {shown(action_type)} (known: {', '.join(FIELDS)})")
+    expected = set(FIELDS[action_type]) | {"type"}
     for key in data:
         if key not in expected:
             name = key if isinstance(key, str) and len(key) <= 40 else shown(key)  # a short name as it is
-            raise MalformedInput(f"{field}.{name}", f"a {kind!r} action has no field {shown(key)}")
+            raise MalformedInput(f"{field}.{name}", f"a {action_type!r} action has no field {shown(key)}")
     for key in expected:
         if key not in data:
-            raise MalformedInput(f"{field}.{key}", f"a {kind!r} action needs a {key!r}")
-    if kind == "use":
-        return Action(kind, cards=mask_of(deck.parse_list(data["cards"], f"{field}.cards")))
+            raise MalformedInput(f"{field}.{key}", f"a {action_type!r} action needs a {key!r}")
+    if action_type == "use":
+        return Action(action_type, cards=mask_of(deck.parse_list(data["cards"], f"{field}.cards")))
     if "card" in data:
-        return Action(kind, card=deck.parse(data["card"], f"{field}.card"))
-    return Action(kind)
+        return Action(action_type, card=deck.parse(data["card"], f"{field}.card"))
+    return Action(action_type)
 
 
 def check_action(deck: Deck, act: Action, field: str = "action") -> Action:

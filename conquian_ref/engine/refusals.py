@@ -33,7 +33,7 @@ class Refusal:
     code: str
     rules: tuple[str, ...]  # the rules behind the code (reasons.md's "rules" column)
     phase: Phase | None  # the phase it is about; None: any phase
-    kinds: tuple[str, ...] | None  # the action types it is about; None: any type
+    types: tuple[str, ...] | None  # the action types it is about; None: any type
     condition: Condition | None  # the further condition; None: phase and type suffice
     message: str | Callable[[object, int, object], str]
     # For a code that stands for one rule per situation: the rules of the situation at hand
@@ -48,7 +48,7 @@ class Refusal:
 
 
 def _not_admitted(phase: Phase) -> tuple[str, ...]:
-    return tuple(kind for kind in FIELDS if kind not in PHASES[phase].admits)
+    return tuple(action_type for action_type in FIELDS if action_type not in PHASES[phase].admits)
 
 
 # -- the conditions ------------------------------------------------------------------------------
@@ -197,11 +197,11 @@ def slots(refusals: tuple[Refusal, ...]) -> dict[tuple[Phase, str], tuple[Refusa
     """The rows that can apply to each (phase, action type), in table order: `refusal` tries only
     these (built once per rule set)."""
     return {
-        (phase, kind): tuple(
-            row for row in refusals if row.phase in (None, phase) and (row.kinds is None or kind in row.kinds)
+        (phase, action_type): tuple(
+            row for row in refusals if row.phase in (None, phase) and (row.types is None or action_type in row.types)
         )
         for phase in Phase
-        for kind in FIELDS
+        for action_type in FIELDS
     }
 
 
