@@ -169,7 +169,7 @@ def _check_supported(data: dict, source: str) -> None:
                 f"{source}: {'.'.join(path)}",
                 f"value {value!r} is valid in a profile but not implemented by the reference engine yet",
             )
-    if data["deck"]["copies"] > 1 and data["meld_timing"] != "with_take":
+    if data["deck"]["copies"] > 1 and data["meld_timing"] != MeldTiming.WITH_TAKE:
         raise MalformedInput(
             f"{source}: deck.copies",
             f"value {data['deck']['copies']!r} is not implemented together with meld_timing {data['meld_timing']!r} yet",
@@ -191,7 +191,7 @@ def _check_rules(data: dict, source: str) -> None:
     needed = list(RULE_KEYS_ALWAYS) + (list(RULE_KEYS_WITH_EXCHANGE) if data["exchange"] else [])
     if data["match"] is not None and "stake" in data["match"]:
         needed += RULE_KEYS_WITH_STAKES + (("rummy_bonus",) if data["going_rummy"] else ())
-    forcing = data["forcing"]["own_fit"] != "none" or data["forcing"]["onto_rival"]
+    forcing = data["forcing"]["own_fit"] != OwnFit.NONE or data["forcing"]["onto_rival"]
     for (path, value), keys in RULE_KEYS_BY_POLICY.items():
         if path == ("forcing", "fit") and not forcing:
             continue  # without any forcing, what "fits" for forcing is never asked
