@@ -20,7 +20,8 @@ from .cards import Deck
 from .errors import MalformedInput
 from .policies import ForcingFit, MeldTiming, OpeningStyle, OwnFit, SetSuits
 
-# Every policy field of schema/profile.schema.json with the values the engine implements; the
+# Every policy field of schema/profile.schema.json with the values the engine implements (a policy
+# with behaviour: its enum, whose members conquian_ref.engine.policies maps to that behaviour); the
 # schema allows more (see docs/rules/rulings.md, "Seed-002 variations not yet profiled"). A field
 # missing here is one the engine reads in full (sizes, ranks, points), so any valid value works.
 SUPPORTED: dict[tuple[str, ...], set] = {
@@ -34,16 +35,16 @@ SUPPORTED: dict[tuple[str, ...], set] = {
     ("deal", "dealer_rotation"): {"alternate"},
     ("melds", "ace"): {"low"},
     ("melds", "wrap"): {False},
-    ("melds", "set_suits"): {"distinct", "any"},
+    ("melds", "set_suits"): set(SetSuits),
     ("rearrangement",): {"full"},
-    ("meld_timing",): {"with_take", "discard_then_meld"},
+    ("meld_timing",): set(MeldTiming),
     ("exchange", "cards"): {1},  # only read when the profile has an exchange
     ("exchange", "simultaneous"): {True},
-    ("opening", "style"): {"revealed_to_non_dealer", "offered_to_both_then_draw"},
-    ("forcing", "own_fit"): {"automatic", "rival_option", "none"},
+    ("opening", "style"): set(OpeningStyle),
+    ("forcing", "own_fit"): set(OwnFit),
     ("forcing", "onto_rival"): {True, False},
     ("forcing", "forced_take_hand_cards"): {False},
-    ("forcing", "fit"): {"any_arrangement", "extension"},
+    ("forcing", "fit"): set(ForcingFit),
     ("stock_exhaustion",): {"draw_on_reject"},
     ("rejected_cards",): {"out_of_play"},
     ("going_rummy",): {True, False},
