@@ -26,7 +26,7 @@ from .errors import IllegalAction
 from .outcome import Outcome
 from .phases import SEATS, Phase
 from .profile import Profile
-from .refusals import BY_CODE, message, refusal, traced_rules
+from .refusals import BY_CODE, legal_among, message, refusal, traced_rules
 from .ruleset import RuleSet, Variant, resolve, ruleset_for
 from .setup import check_dealt, check_seat, parse_deck_order
 from .state import available_json, state_json
@@ -151,7 +151,7 @@ class Game:
         if seat not in self.to_act:
             return []
         candidates = self.ruleset.phases[self.phase].candidates(self, seat)
-        actions = [act for act in candidates if refusal(self, seat, act) is None]
+        actions = legal_among(self, seat, candidates)
         self._listed = (seat, tuple(actions))  # a copy: the caller may change the list it gets
         return actions
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Callable
 
 from .actions import Action
@@ -93,7 +94,12 @@ def _play(game, seat: int) -> list[Action]:
     """force, pass, reject, then each use whose cards arrange with the exposed cards and the
     taken card (the meld table's search), in deck order of their cards (Action.sort_key)."""
     uses = game.table.legal_uses(game.exposed_of(seat), bit(game.available), game.hands[seat])
-    return [_FORCE, _PASS, _REJECT] + [Action("use", cards=s) for s in sorted(uses, key=deck_order_key)]
+    return [_FORCE, _PASS, _REJECT, *_use_actions(uses)]
+
+
+@lru_cache(maxsize=1 << 14)  # the same sets of uses recur across a game: sorted once (a frozenset caches its hash)
+def _use_actions(uses: frozenset[int]) -> tuple[Action, ...]:
+    return tuple(Action("use", cards=s) for s in sorted(uses, key=deck_order_key))
 
 
 def _none(game, seat: int) -> list[Action]:

@@ -45,6 +45,9 @@ class Refusal:
     # Whether the trace also records the profile's own rule for the kind of available card at
     # hand (the opening card, a drawn card, a card from the rival: Game.card_rules).
     about_the_card: bool = False
+    # Whether the condition reads the action's cards (False: only the game and the seat, so
+    # `legal_among` asks it once per action type). A row without a condition reads nothing.
+    reads_action: bool = True
 
 
 def _not_admitted(phase: Phase) -> tuple[str, ...]:
@@ -144,7 +147,7 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal("game_over", ("C-END-4",), Phase.OVER, None,
             condition=None, message="the deal is over; no action is accepted (C-END-4)"),
     Refusal("not_your_turn", ("C-TURN-6", "TC-XCH-1"), None, None,
-            condition=seat_may_not_act, message=_waiting, situation=rules_of_the_turn),
+            condition=seat_may_not_act, message=_waiting, situation=rules_of_the_turn, reads_action=False),
     # the phase codes: a phase refuses the action types it does not admit
     Refusal("must_exchange", ("TC-XCH-1",), Phase.EXCHANGE, _not_admitted(Phase.EXCHANGE),
             condition=None, message="each seat first picks one card for the exchange (TC-XCH-1)"),
@@ -160,9 +163,9 @@ REFUSALS: tuple[Refusal, ...] = (
             condition=None, message="no forcing decision is pending (RUL-14)",
             concepts=("force_option", "no_forcing")),
     Refusal("exchange_over", ("TC-XCH-1",), PLAY, ("exchange",),
-            condition=profile_has_exchange, message="the exchange happens once, before the opening card"),
+            condition=profile_has_exchange, message="the exchange happens once, before the opening card", reads_action=False),
     Refusal("not_in_profile", ("AA-OPEN-1", "C-TURN-6"), PLAY, ("exchange",),
-            condition=profile_has_no_exchange, message="this profile has no exchange"),
+            condition=profile_has_no_exchange, message="this profile has no exchange", reads_action=False),
     # a card named must be held
     Refusal("card_not_in_hand", ("C-TURN-2", "C-TURN-3", "TC-XCH-1"), None, None,
             condition=names_a_card_not_held, message=_not_held, situation=rules_of_the_card_named),
@@ -175,18 +178,18 @@ REFUSALS: tuple[Refusal, ...] = (
             condition=use_leaves_nothing_to_discard,
             message="this use would leave no hand card to discard while the team is short of the target (RUL-38)"),
     Refusal("cannot_reject_revealed", ("C-TURN-5", "TC-OPEN-1", "AA-OPEN-1"), PLAY, ("reject",),
-            condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)",
+            condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)", reads_action=False,
             about_the_card=True),
     Refusal("cannot_pass_rival_card", ("C-TURN-5",), PLAY, ("pass",),
-            condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)",
+            condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)", reads_action=False,
             about_the_card=True),
     Refusal("fitting_card_must_be_taken", ("TC-FORCE-2", "RUL-3", "RUL-4", "C-ARR-4"), PLAY, ("reject", "pass"),
-            condition=card_fits_own_melds, message="the card fits your melds: use it or force it (TC-FORCE-2)"),
+            condition=card_fits_own_melds, message="the card fits your melds: use it or force it (TC-FORCE-2)", reads_action=False),
     Refusal("no_forcing_onto_rival", ("AA-MELD-1", "RUL-4"), PLAY, ("force",),
-            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)",
+            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)", reads_action=False,
             concepts=("no_onto_rival",)),
     Refusal("card_does_not_fit", ("C-FORCE-1", "C-ARR-4", "TC-FORCE-1"), PLAY, ("force",),
-            condition=card_does_not_fit_rival, message="the card does not fit the rival's exposed melds alone (C-FORCE-1)"),
+            condition=card_does_not_fit_rival, message="the card does not fit the rival's exposed melds alone (C-FORCE-1)", reads_action=False),
 )
 
 # {reason code: the rules behind it}, in the order of precedence.
@@ -212,6 +215,58 @@ def refusal(game, seat: int, act) -> Refusal | None:
         if row.condition is None or row.condition(game, seat, act):
             return row
     return None
+
+
+# The rows a reference candidate never breaks: `Game.legal` lists only for a seat that may act,
+# and the reference's candidates (conquian_ref.engine.phases) name only cards the seat holds. A
+# listing skips them where both the phase row and the refusal row are the reference's own (a
+# house rule that replaces either is checked in full); tests/test_state_machine.py checks that no
+# listed action is ever refused.
+HELD_BY_THE_CANDIDATES = ("not_your_turn", "card_not_in_hand")
+
+
+def listing_slots(slots: dict, phases: dict) -> dict:
+    """For each (phase, action type), what `legal_among` asks: whether a row without a condition
+    refuses the type outright, the conditions that do not read the action, and those that do."""
+    from .phases import PHASES
+
+    listing = {}
+    for (phase, action_type), rows in slots.items():
+        if phases[phase] is PHASES[phase]:
+            rows = tuple(row for row in rows if not (row.code in HELD_BY_THE_CANDIDATES and row is BY_CODE[row.code]))
+        listing[phase, action_type] = (
+            any(row.condition is None for row in rows),
+            tuple(row.condition for row in rows if row.condition is not None and not row.reads_action),
+            tuple(row.condition for row in rows if row.condition is not None and row.reads_action),
+        )
+    return listing
+
+
+def legal_among(game, seat: int, candidates: list) -> list:
+    """The candidates no row of the game's refusal table refuses, in their order. The order of the
+    rows decides which code a refused action gets, not whether it is refused; so the conditions
+    that do not read the action are asked once per action type (the candidates come grouped by
+    type), those that read it once per candidate. (Called at every decision of every simulated
+    game: written as plain loops.)"""
+    listing, phase = game.ruleset.listing_by_slot, game.phase
+    legal = []
+    current_type, type_open, conditions = None, False, ()
+    for act in candidates:
+        if act.type != current_type:
+            current_type = act.type
+            outright, type_conditions, conditions = listing[phase, current_type]
+            type_open = not outright
+            for condition in type_conditions if type_open else ():
+                if condition(game, seat, act):
+                    type_open = False
+                    break
+        if type_open:
+            for condition in conditions:
+                if condition(game, seat, act):
+                    break
+            else:
+                legal.append(act)
+    return legal
 
 
 def message(row: Refusal, game, seat: int, act) -> str:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Callable, Mapping
 
 from .errors import MalformedInput
@@ -85,6 +84,7 @@ class RuleSet:
     match: type  # the match of several deals (conquian_ref.engine.match.Match)
     variants: tuple[Variant, ...] = ()
     refusals_by_slot: Mapping = field(default_factory=dict)  # (phase, action type) -> the rows to try
+    listing_by_slot: Mapping = field(default_factory=dict)  # the same rows, split for legal listings
 
 
 def resolve(profile: Profile, rules: tuple[str, ...]) -> tuple[str, ...]:
@@ -122,7 +122,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
     from .observation import observe
     from .phases import PHASES
     from .policies import FITS, OPENINGS, OWN_FITS, TIMINGS
-    from .refusals import REFUSALS, slots
+    from .refusals import REFUSALS, listing_slots, slots
     from .transitions import STEPS
 
     for variant in variants:
@@ -151,14 +151,16 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
             else:
                 raise MalformedInput(f"variant {variant.id}: replaces", f"no row named {name!r} in the rule set")
     refusals = tuple(row for row in tables["refusals"].values() if row is not None)
+    by_slot = slots(refusals)
     return RuleSet(
         profile=profile,
-        steps=MappingProxyType(tables["steps"]),
+        steps=tables["steps"],  # plain dicts, read at every step: a RuleSet is never changed
         refusals=refusals,
-        phases=MappingProxyType(tables["phases"]),
-        policies=MappingProxyType(tables["policies"]),
+        phases=tables["phases"],
+        policies=tables["policies"],
         variants=variants,
-        refusals_by_slot=slots(refusals),
+        refusals_by_slot=by_slot,
+        listing_by_slot=listing_slots(by_slot, tables["phases"]),
         **singles,
     )
 

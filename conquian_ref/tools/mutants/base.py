@@ -48,10 +48,10 @@ def reference_step(name: str):
 def refusal(code: str, condition):
     """The reference's refusal row `code` with another condition, `condition(game, seat, act,
     reference)`, where `reference` is the reference row's own condition (None: the row always
-    applied in its phase)."""
+    applied in its phase). The new condition may read the action (`reads_action`)."""
     row = BY_CODE[code]
     original = row.condition or (lambda game, seat, act: True)
-    return dataclasses.replace(row, condition=lambda game, seat, act: condition(game, seat, act, original))
+    return dataclasses.replace(row, condition=lambda game, seat, act: condition(game, seat, act, original), reads_action=True)
 
 
 def phase(which: Phase, **changes):
