@@ -113,7 +113,7 @@ mutant("active-seat-must-decide", ["AA-FORCE-1", "RUL-14"], "during a force deci
     # must_decide_force, for every action of the active seat (not only the types the phase refuses)
     "refusals.must_decide_force": dataclasses.replace(
         BY_CODE["must_decide_force"],
-        kinds=None,
+        types=None,
         condition=lambda g, s, a: a.type not in PHASES[Phase.FORCE_DECISION].admits or _active_waits(g, s),
     ),
 })
@@ -224,7 +224,7 @@ mutant("decline-not-in-profile", ["RUL-4", "AA-FORCE-1"], "a decline under the t
     # not_in_profile, for an exchange as the reference has it and for such a decline
     "refusals.not_in_profile": dataclasses.replace(
         refusal("not_in_profile", lambda g, s, a, ref: _automatic(g) if a.type == "decline" else ref(g, s, a)),
-        kinds=("decline", "exchange"),
+        types=("decline", "exchange"),
     ),
 })
 

@@ -174,7 +174,7 @@ def _force_completes_target(game, seat, act, reference) -> bool:
 mutant("forced-to-target-refused", ["RUL-6"], "a force that would bring the receiver to the target is refused", replaces={
     # card_does_not_fit, in play as the reference has it and in a force decision as well
     "refusals.card_does_not_fit": dataclasses.replace(
-        refusal("card_does_not_fit", _force_completes_target), phase=None, kinds=("force",)
+        refusal("card_does_not_fit", _force_completes_target), phase=None, types=("force",)
     ),
 })
 
