@@ -129,27 +129,32 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         changes = variant.profile(profile) if callable(variant.profile) else variant.profile
         if changes:
             profile = dataclasses.replace(profile, **changes)
-    tables = {
-        "steps": dict(STEPS),
-        "refusals": {row.code: row for row in REFUSALS},
-        "phases": dict(PHASES),
-        "policies": {
-            "fit": FITS[profile.fit],
-            "own_fit": OWN_FITS[profile.own_fit],
-            "opening": OPENINGS[profile.opening_style],
-            "timing": TIMINGS[profile.meld_timing],
-        },
+    # The policy tables, one entry per value (a variant may replace the entry of one value).
+    policy_tables = {
+        "fit": (dict(FITS), profile.fit),
+        "own_fit": (dict(OWN_FITS), profile.own_fit),
+        "opening": (dict(OPENINGS), profile.opening_style),
+        "timing": (dict(TIMINGS), profile.meld_timing),
     }
+    tables = {"steps": dict(STEPS), "refusals": {row.code: row for row in REFUSALS}, "phases": dict(PHASES), "policies": {}}
     singles = {"melds": meld_table(profile), "deal": deal, "observe": observe, "match": Match}
     for variant in variants:
         for name, row in variant.replaces.items():
             table, _, key = name.partition(".")
+            policy, _, value = key.partition(".")
             if table in singles and not key:
                 singles[table] = row(profile) if table == "melds" else row
-            elif table in tables and key in _keys(tables[table]):
+            elif table == "policies" and policy in policy_tables and value in _keys(policy_tables[policy][0]):
+                entries = policy_tables[policy][0]
+                entries[_key(entries, value)] = row
+            elif table == "policies" and policy in policy_tables and not value:
+                tables["policies"][policy] = row
+            elif table in tables and table != "policies" and key in _keys(tables[table]):
                 tables[table][_key(tables[table], key)] = row
             else:
                 raise MalformedInput(f"variant {variant.id}: replaces", f"no row named {name!r} in the rule set")
+    for policy, (entries, value) in policy_tables.items():
+        tables["policies"].setdefault(policy, entries[value])
     refusals = tuple(row for row in tables["refusals"].values() if row is not None)
     by_slot = slots(refusals)
     return RuleSet(

@@ -9,7 +9,7 @@ import dataclasses
 from ...engine.cards import bit, count
 from ...engine.outcome import How, Outcome
 from ...engine.phases import PHASES, Phase
-from ...engine.policies import ForcingFit, OwnFit
+from ...engine.policies import FITS, ForcingFit, OwnFit
 from .base import phase, reference_step, refusal, step
 from .registry import mutant
 
@@ -187,35 +187,14 @@ mutant("demand-by-any-arrangement", ["SA-FORCE-2", "RUL-22"], "a card that fits 
 
 
 # RUL-22 quantifies over arrangements ("some valid arrangement of the player's exposed cards has
-# a meld M"): the partition shown does not matter (RUL-13). This engine tries one. The fit is
-# read where the reference reads `fits_for_forcing`: the table convention, the rival's option
-# and a force onto the rival (a policy entry cannot be replaced for one value of `forcing.fit`).
-def _fits_shown(game, exposed: int, card_bit: int) -> bool:
-    if game.profile.fit != ForcingFit.EXTENSION:
-        return game.fits_for_forcing(exposed, card_bit)
-    melds = game.table.arrangement(exposed) or []
-    return any((meld | card_bit) in game.table.is_meld for meld in melds)
-
-
-def _demand_opens(game, seat) -> bool:
-    # policies.fits_and_a_demand_is_possible, with the fit above
-    return (
-        game.profile.own_fit == OwnFit.RIVAL_OPTION
-        and bool(game.exposed_of(seat))
-        and _fits_shown(game, game.exposed_of(seat), bit(game.available))
-        and not game.leaves_nothing_to_discard(seat, 0)
-    )
+# a meld M"): the partition shown does not matter (RUL-13). This engine tries one.
+def _extends_a_shown_meld(table, exposed: int, card_bit: int) -> bool:
+    melds = table.arrangement(exposed) or []
+    return any((meld | card_bit) in table.is_meld for meld in melds)
 
 
 mutant("demand-by-the-shown-arrangement", ["SA-FORCE-2", "RUL-22", "RUL-13"], "a card may be demanded only if it extends a meld of the canonical arrangement, not of any arrangement", replaces={
-    "steps.decision_opens": step("decision_opens", _demand_opens),
-    "refusals.fitting_card_must_be_taken": refusal(
-        "fitting_card_must_be_taken",
-        lambda g, s, a, ref: g.profile.own_fit == OwnFit.AUTOMATIC and _fits_shown(g, g.exposed_of(s), bit(g.available)),
-    ),
-    "refusals.card_does_not_fit": refusal(
-        "card_does_not_fit", lambda g, s, a, ref: not _fits_shown(g, g.exposed_of(g.profile.next_seat(s)), bit(g.available))
-    ),
+    "policies.fit.extension": dataclasses.replace(FITS[ForcingFit.EXTENSION], fits=_extends_a_shown_meld),
 })
 
 
