@@ -340,6 +340,7 @@ _KEYWORDS = {
     "minProperties": _sized(dict, True),
     # `not <`, as jsonschema tests it (nan is no less than anything)
     "minimum": lambda bound, schema: (lambda instance: not _is_number(instance) or not instance < bound),
+    "maximum": lambda bound, schema: (lambda instance: not _is_number(instance) or not instance > bound),
     "uniqueItems": lambda unique, schema: (lambda instance: not unique or not isinstance(instance, list) or _unique(instance)),
     "required": lambda names, schema: (lambda instance: not isinstance(instance, dict) or all(name in instance for name in names)),
     "dependentRequired": lambda dependencies, schema: (
