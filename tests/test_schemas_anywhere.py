@@ -280,12 +280,12 @@ def mutations(data, rng, count: int):
 
 def test_the_compiled_check_judges_as_jsonschema_does():
     # spec/schemas.py `_fast_items` and `_fast_properties` skip jsonschema where the compiled
-    # check (spec/schemacheck.py) finds a value valid: that check must be True exactly where
+    # check (spec/schema_check.py) finds a value valid: that check must be True exactly where
     # jsonschema finds no error, for every list item and property schema of the shipped schemas,
     # on the corpus's values and on mutated ones.
     import random
 
-    from conquian_ref.spec import schemacheck, schemas
+    from conquian_ref.spec import schema_check, schemas
 
     rng = random.Random(13)
     subschemas = []  # every schema of a list's items or of a property
@@ -305,7 +305,7 @@ def test_the_compiled_check_judges_as_jsonschema_does():
     for name in schemas.schema_names():
         walk(schemas.validator(name).schema)
     subschemas = list({json.dumps(each, sort_keys=True): each for each in subschemas}.values())
-    compiled = [(each, schemacheck.check_of(each)) for each in subschemas]
+    compiled = [(each, schema_check.check_of(each)) for each in subschemas]
     assert sum(check is not None for _, check in compiled) >= 20
     values = []
 
@@ -333,7 +333,7 @@ def test_the_compiled_check_judges_as_jsonschema_does():
         for value in values:
             try:
                 verdict = check(value)
-            except schemacheck.Unsure:
+            except schema_check.Unsure:
                 continue
             assert verdict == plain.is_valid(value), (subschema, value)
             judged += verdict
@@ -361,10 +361,10 @@ def test_the_compiled_check_changes_no_error():
 def test_the_compiled_check_leaves_what_it_does_not_judge_to_jsonschema():
     from decimal import Decimal
 
-    from conquian_ref.spec import schemacheck
+    from conquian_ref.spec import schema_check
 
     for schema in ({"enum": [0, 1]}, {"not": {"enum": [0, 1]}}, {"uniqueItems": True}):
-        with pytest.raises(schemacheck.Unsure):
-            schemacheck.compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
-    assert schemacheck.compiled({"$ref": "#/$defs/x"}) is None
-    assert schemacheck.compiled({"type": "string", "format": "date"}) is None
+        with pytest.raises(schema_check.Unsure):
+            schema_check.compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
+    assert schema_check.compiled({"$ref": "#/$defs/x"}) is None
+    assert schema_check.compiled({"type": "string", "format": "date"}) is None

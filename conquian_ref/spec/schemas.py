@@ -14,7 +14,7 @@ path follows it. Here every schema is registered under its file name, which is t
 - `load_schema(name)`: the parsed schema (tests check each against the 2020-12 meta-schema). `name` is
   a file name ("profile.schema.json") or its short form ("profile").
 - `validator(name)`: a `jsonschema.Draft202012Validator` for that schema, on its bundled form.
-  Its `items` and `properties` keywords first ask a check compiled from the schema (spec/schemacheck.py:
+  Its `items` and `properties` keywords first ask a check compiled from the schema (spec/schema_check.py:
   True exactly where jsonschema finds no error) and leave to jsonschema only the values that
   check does not find valid, so the errors are jsonschema's (the corpus validates nine times
   faster).
@@ -36,7 +36,7 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .schemacheck import Unsure, check_of
+from .schema_check import Unsure, check_of
 from .shipped import shipped_dir
 
 SUFFIX = ".schema.json"
@@ -101,7 +101,7 @@ def _validator(file_name: str) -> Draft202012Validator:
 
 
 def _fast_items(validator, items, instance, schema):
-    """`items` with a shortcut: when the compiled check (spec/schemacheck.py) finds every item valid, there
+    """`items` with a shortcut: when the compiled check (spec/schema_check.py) finds every item valid, there
     is nothing to report; otherwise the standard keyword runs, so the errors are exactly
     jsonschema's. jsonschema's walk (a validator evolved for every keyword of every item) cost
     most of the time of reading the corpus: its steps, their actions, and every list of cards."""
