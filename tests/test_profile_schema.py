@@ -66,7 +66,7 @@ def assert_rejected_at(data: dict, path: tuple) -> None:
 
 def test_schemas_are_valid_2020_12_and_carry_no_id():
     # Every shipped schema (load_schema itself does not meta-validate, to keep start-up fast).
-    # No $id (issue 13, item 1): a relative $ref then resolves beside the file, wherever it is read.
+    # No $id: a relative $ref then resolves beside the file, wherever it is read.
     for name in [n.removesuffix(".schema.json") for n in schema_names()]:
         schema = load_schema(name)
         Draft202012Validator.check_schema(schema)
