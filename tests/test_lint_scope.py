@@ -100,7 +100,7 @@ def test_a_match_seat_the_table_does_not_have_is_one_line(field, tmp_path):
     ("counts", "field", "wording"),
     [
         ("[1000000000000000000000000000000, 14]", "match.deals[0].misdeal.counts[0]", "is greater than the maximum of 104"),
-        ("[60, 14]", "match.deals[0].misdeal.counts", "more cards dealt than the"),
+        ("[60, 14]", "match.deals[0].misdeal.counts", "74 cards dealt in all, more than the"),
         ("[9, 11, 10]", "match.deals[0].misdeal.counts", "2 card counts, one per seat (got 3)"),
     ],
 )

@@ -56,5 +56,5 @@ def _counts_problem(profile: Profile, counts: list[int]) -> str | None:
     if len(counts) != seats:
         return f"{seats} card counts, one per seat (got {len(counts)})"
     if sum(counts) > profile.deck.size:
-        return f"more cards dealt than the {profile.deck.size} cards of the deck"
+        return f"{sum(counts)} cards dealt in all, more than the {profile.deck.size} cards of the deck"
     return None
