@@ -26,18 +26,24 @@ from conquian_ref.engine.refusals import REASONS
 from conquian_ref.engine.game import Game
 from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
 
-TC = load_profile("torno-cisneros-v1")
-AA = load_profile("anglo-american-v1")
-SA = load_profile("spielanleitung-v1")
-SAFD = load_profile("spielanleitung-52-v1")
-SATA = load_profile("spielanleitung-twice-around-v1")
-SANF = load_profile("spielanleitung-no-forcing-v1")
-SADM = load_profile("spielanleitung-discard-then-meld-v1")
-SAPT = load_profile("spielanleitung-partnership-v1")
-# Every shipped profile (discovered from the profile files), for the tests that loop over them.
+# Every shipped profile (discovered from the profile files): a test that means "every profile",
+# or "every profile with this policy" (filtered on its data, `p.data["forcing"]["fit"]`), takes
+# them from here, never from a list of ids.
 ALL_PROFILES = tuple(load_profile(p) for p in PROFILE_IDS)
 BY_ID = {p.id: p for p in ALL_PROFILES}
-PROFILES = (TC, AA)
+
+# Named profiles, only for the tests that pin one profile's own rule (TC-XCH-1 is Torno-Cisneros',
+# AA-RUN-1 Anglo-American's): each name is that profile, by its rule prefix, never a stand-in for
+# "every profile" or "a profile with this policy".
+_BY_PREFIX = {p.data["rule_prefix"]: p for p in ALL_PROFILES}
+TC = _BY_PREFIX["TC"]  # torno-cisneros-v1
+AA = _BY_PREFIX["AA"]  # anglo-american-v1
+SA = _BY_PREFIX["SA"]  # spielanleitung-v1
+SAFD = _BY_PREFIX["SAFD"]  # spielanleitung-52-v1
+SATA = _BY_PREFIX["SATA"]  # spielanleitung-twice-around-v1
+SANF = _BY_PREFIX["SANF"]  # spielanleitung-no-forcing-v1
+SADM = _BY_PREFIX["SADM"]  # spielanleitung-discard-then-meld-v1
+SAPT = _BY_PREFIX["SAPT"]  # spielanleitung-partnership-v1
 
 
 # --- cards, from the profile data ------------------------------------------------------------

@@ -427,7 +427,7 @@ def test_fmt_check_on_the_corpus(formatted_corpus):
     assert differ == [], f"run `conquian-ref fmt scenarios`: {len(differ)} file(s) not in fmt's layout"
 
 
-# -- record fills back what the corpus wrote (issue 12 item 5) -----------------------------------
+# -- record fills back what the corpus wrote ---------------------------------------------------
 # Each sampled corpus file becomes a draft: every value `record` can write (each step's `expect`,
 # each leaf of check.state and of check.observation.match, check.legal.actions, each perft
 # count, outcome, each key of match.expect) is replaced by `record`, and record must fill the
@@ -489,7 +489,7 @@ def _legal_as_sets(data: dict) -> dict:
 
 
 @pytest.mark.parametrize("path", RECORD_SAMPLE, ids=[p.stem for p in RECORD_SAMPLE])
-def test_issue_12_record_fills_a_corpus_file_back_from_its_draft(path, monkeypatch):
+def test_record_fills_a_corpus_file_back_from_its_draft(path, monkeypatch):
     from conquian_ref.tools import record
     from conquian_ref.tools.yamltext import safe_load
 

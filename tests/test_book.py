@@ -138,8 +138,8 @@ def _profile_with(notation: str) -> str:
 
 
 @pytest.mark.parametrize("notation", ["spanish", "french"])
-def test_issue_13_suit_glyphs_are_svg_symbols_defined_once_with_a_text_alternative(book, notation):
-    """Issue 13 item 7: no emoji font needed. Each suit is one <symbol> per page, every card
+def test_suit_glyphs_are_svg_symbols_defined_once_with_a_text_alternative(book, notation):
+    """No emoji font needed: each suit is one <symbol> per page, every card
     <use>s it, and the profile's text glyph follows, visually hidden, for screen readers and
     copy-paste; the suit's name still shows under a Spanish card."""
     from conquian_ref.spec.profiles import load_profile
@@ -284,8 +284,8 @@ def _shown(page_text: str, field: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", dd))
 
 
-def test_issue_13_a_page_links_its_yaml_source_and_the_command_replaying_it(book):
-    """Item 7: the file links to its YAML source (relative to the output) and the page gives the
+def test_a_page_links_its_yaml_source_and_the_command_replaying_it(book):
+    """The file links to its YAML source (relative to the output) and the page gives the
     `check -k` command; -k with that id selects this scenario alone in the shipped corpus."""
     import shlex
 
@@ -302,8 +302,8 @@ def test_issue_13_a_page_links_its_yaml_source_and_the_command_replaying_it(book
         assert _shown(text, "file") == f"scenarios/{scenario.path.resolve().relative_to(corpus_dir().resolve()).as_posix()} (the YAML source)"
 
 
-def test_issue_13_with_corpus_pages_show_their_real_file_area_source_and_command(tmp_path, monkeypatch):
-    """Item 7: with --corpus the file is under the corpus as named, the area is the file's folder
+def test_with_corpus_pages_show_their_real_file_area_source_and_command(tmp_path, monkeypatch):
+    """With --corpus the file is under the corpus as named, the area is the file's folder
     (not the corpus folder's name), the YAML link and the command work from the book."""
     import shlex
 
@@ -328,8 +328,8 @@ def test_issue_13_with_corpus_pages_show_their_real_file_area_source_and_command
     assert 'id="area-tricky"' in profile_page and 'id="area-top"' in profile_page
 
 
-def test_issue_13_previous_and_next_links_walk_each_area_in_id_order(book):
-    """Item 7: from the first scenario of an area, `next` visits every scenario of that area once,
+def test_previous_and_next_links_walk_each_area_in_id_order(book):
+    """From the first scenario of an area, `next` visits every scenario of that area once,
     in id order, and `prev` walks back; the ends say first / last."""
     out, _, _ = book
     areas: dict[tuple, list[str]] = {}
@@ -367,8 +367,8 @@ def _private(panel: str) -> list[str]:
     return CARD_NAME.findall(hand + rows)
 
 
-def test_issue_13_a_seat_view_shows_no_card_of_the_other_hands(book):
-    """Item 7: the table as one seat sees it (its observation) never shows what that seat cannot
+def test_a_seat_view_shows_no_card_of_the_other_hands(book):
+    """The table as one seat sees it (its observation) never shows what that seat cannot
     know. Against the table view of the same position: in the seat's view the other hands and the
     stock show no card, and every card it shows is one the table view shows outside the other
     seats' hands and picks and the stock (counted, so a two-deck profile's twin cards are fair);

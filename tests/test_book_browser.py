@@ -230,7 +230,7 @@ def _long_story():
     )
 
 
-def test_issue_13_a_long_story_starts_folded_and_a_step_opens_with_its_position_before_and_after(book, browser):
+def test_a_long_story_starts_folded_and_a_step_opens_with_its_position_before_and_after(book, browser):
     from selenium.webdriver.common.by import By
 
     scenario = _long_story()
@@ -263,7 +263,7 @@ def test_issue_13_a_long_story_starts_folded_and_a_step_opens_with_its_position_
     _wait(browser, lambda d: d.find_element(By.ID, "pos-after-4").is_displayed())
 
 
-def test_issue_13_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
+def test_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
     from selenium.webdriver.common.by import By
 
     corpus = _corpus()
@@ -297,7 +297,7 @@ def test_issue_13_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, brow
     assert shown_view().get_attribute("data-view") == "table"
 
 
-def test_issue_13_suit_glyphs_render_as_svg_without_a_font(book, browser):
+def test_suit_glyphs_render_as_svg_without_a_font(book, browser):
     """Every suit symbol draws: the <use> of each suit has a non-zero box (a broken reference has
     none), and the text glyph beside it takes no room."""
     from selenium.webdriver.common.by import By
@@ -324,7 +324,7 @@ def test_issue_13_suit_glyphs_render_as_svg_without_a_font(book, browser):
             assert box[4] <= 1 and box[5] == suit["glyph"], (profile, suit, box)
 
 
-def test_issue_13_previous_and_next_links_step_through_an_area(book, browser):
+def test_previous_and_next_links_step_through_an_area(book, browser):
     from selenium.webdriver.common.by import By
 
     corpus = _corpus()
@@ -343,7 +343,7 @@ def test_issue_13_previous_and_next_links_step_through_an_area(book, browser):
     _wait(browser, lambda d: d.current_url.endswith(f"/{worked.profile}/index.html#area-{name}"))
 
 
-def test_issue_13_print_shows_every_step_and_no_controls(book, browser):
+def test_print_shows_every_step_and_no_controls(book, browser):
     from selenium.webdriver.common.by import By
 
     scenario = _long_story()

@@ -528,7 +528,7 @@ def test_malformed_known_failures_file_on_the_command_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith(f"conquian-ref: error: {path}:1: "), done.stderr
 
 
-def test_issue_13_k_matches_the_path_within_the_corpus_not_the_folders_above_it(tmp_path):
+def test_k_matches_the_path_within_the_corpus_not_the_folders_above_it(tmp_path):
     # Issue 13: `check -k h6` selected every scenario because the checkout lived in a folder of
     # that name. A pattern is matched against the id, the title and the file relative to the
     # corpus (from the profile's folder on), never against the folders above the corpus.
@@ -548,7 +548,7 @@ def test_issue_13_k_matches_the_path_within_the_corpus_not_the_folders_above_it(
     assert [s.id for s in select(scenarios, None, ["aa-0004"])] == ["aa-0004"]
 
 
-def test_issue_12_one_escaper_for_reports_and_adapter_text():
+def test_one_escaper_for_reports_and_adapter_text():
     # reports.safe_text and transport.printable were two escapers with different sets (one let
     # tabs and lone surrogates through, the other U+FFFE and U+FFFF): one set now serves both.
     from conquian_ref.conformance import reports, transport

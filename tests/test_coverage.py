@@ -79,8 +79,8 @@ def _attempts(game):
 
 
 @pytest.mark.parametrize("profile", PROFILE_IDS)
-def test_issue_10_every_reason_code_the_profile_gives_in_random_play_is_produced_by_its_own_scenarios(coverage, profile):
-    # Issue 10 item 4: each profile's corpus produces every refusal reason the profile can
+def test_every_reason_code_the_profile_gives_in_random_play_is_produced_by_its_own_scenarios(coverage, profile):
+    # Each profile's corpus produces every refusal reason the profile can
     # produce, not only the corpus as a whole. What the profile can produce is found by playing:
     # 30 seeded random games, every position offered every action of _attempts.
     prefix = rule_prefix(profile).lower() + "-"

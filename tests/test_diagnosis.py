@@ -76,7 +76,7 @@ def auto_run(scenarios):
         return run_check(impl=AUTO_TAKE, scenarios=scenarios)
 
 
-def test_issue_11_done_when_automatic_take_is_the_first_cause_at_its_step(auto_run, scenarios):
+def test_a_house_rule_automatic_take_is_the_first_cause_at_the_step_it_takes(auto_run, scenarios):
     takes = {s.id: take_step(s) for s in scenarios}
     assert takes[UNTOUCHED] is None and all(takes[sid] for sid in STRUCK)  # the selection's premise
     by_id = {r.scenario.id: r for r in auto_run.results}
@@ -102,7 +102,7 @@ def test_issue_11_done_when_automatic_take_is_the_first_cause_at_its_step(auto_r
     assert table[1].startswith(f"  1. {ranked[0][0]} — {len(ranked[0][1])} scenarios: ")
 
 
-def test_issue_11_item_1_divergence_found_where_no_check_looks(auto_run):
+def test_the_first_divergence_is_found_at_a_step_no_check_looks_at(auto_run):
     # At least one scenario's first failing check comes after the divergence: the report names
     # the earlier step, which the scenario does not check.
     later = [r for r in auto_run.results if r.failure and r.failure.step is not None and r.failure.step + 1 > r.divergence.step]
@@ -111,7 +111,7 @@ def test_issue_11_item_1_divergence_found_where_no_check_looks(auto_run):
         assert f"first divergence from the reference: step {r.divergence.step} " in text_report(auto_run, verbose=True)
 
 
-def test_issue_11_item_1_divergence_in_json_and_junit_steps_one_based(auto_run):
+def test_the_divergence_is_in_the_json_and_junit_reports_with_steps_one_based(auto_run):
     report = json.loads(json_text(json_report(auto_run)))
     errors = list(validator("report").iter_errors(report))
     assert not errors, errors[0].message
@@ -131,7 +131,7 @@ def test_issue_11_item_1_divergence_in_json_and_junit_steps_one_based(auto_run):
             assert "first divergence from the reference" in failure.text and "annotation:" in failure.text and "rules:" in failure.text
 
 
-def test_issue_11_item_2_cause_signature_text_and_identity():
+def test_a_cause_signature_has_its_text_and_compares_by_value():
     cause = Cause("pass", ("available", "exposed"), ("C-TURN-5", "TC-OPEN-1"))
     assert str(cause) == "pass: available, exposed [C-TURN-5 TC-OPEN-1]"
     assert cause == Cause("pass", ("available", "exposed"), ("C-TURN-5", "TC-OPEN-1")) and len({cause, cause}) == 1
@@ -139,7 +139,7 @@ def test_issue_11_item_2_cause_signature_text_and_identity():
         cause.action = "use"  # frozen
 
 
-def test_issue_11_item_2_one_cause_avalanche_prints_the_cause_once(auto_run):
+def test_an_avalanche_of_one_cause_prints_the_cause_once(auto_run):
     report = text_report(auto_run)
     ranked = causes(auto_run)
     assert report.count("first divergence from the reference: ") == len(ranked) < len(auto_run.results) - 1
@@ -148,7 +148,7 @@ def test_issue_11_item_2_one_cause_avalanche_prints_the_cause_once(auto_run):
         assert " ".join(r.scenario.id for r in results) in report  # the scenarios, compactly
 
 
-def test_issue_11_item_6_closing_line_order_and_max_failures(scenarios):
+def test_max_failures_stops_the_run_and_the_rest_is_listed_as_not_run(scenarios):
     run = run_check(impl=AUTO_TAKE, scenarios=scenarios, max_failures=2)
     assert [r.status for r in run.results] == ["failed", "failed"] + ["not_run"] * (len(scenarios) - 2)
     assert run.summary_line() == f"0 passed, 2 failed, 0 errored, 0 xfailed, 0 skipped, {len(scenarios) - 2} not run"
@@ -160,7 +160,7 @@ def test_issue_11_item_6_closing_line_order_and_max_failures(scenarios):
     assert [s.get("message") for s in skipped if s is not None] == ["not run: stopped early"] * (len(scenarios) - 2)
 
 
-def test_issue_11_item_6_max_failures_does_not_count_failures_known_by_cause(auto_run, scenarios):
+def test_max_failures_does_not_count_failures_known_by_cause(auto_run, scenarios):
     # Entries by cause apply after the diagnosis; --max-failures must not count the failures
     # they cover (it did: a run could stop early on failures that all ended as xfail).
     ranked = causes(auto_run)
@@ -178,7 +178,7 @@ def test_issue_11_item_6_max_failures_does_not_count_failures_known_by_cause(aut
     assert stopped_on.cause != first and run.results[-1].status in ("not_run", "failed")
 
 
-def test_issue_11_item_6_max_failures_zero_never_stops(scenarios, monkeypatch):
+def test_max_failures_zero_never_stops(scenarios, monkeypatch):
     import direct_raising  # raises on every setup: the same failure in every scenario
 
     monkeypatch.setitem(direct_raising.RAISES, "left", 10_000)
@@ -192,7 +192,7 @@ def test_issue_11_item_6_max_failures_zero_never_stops(scenarios, monkeypatch):
     assert text_report(run).count("\nERRORED ") == len(run.results) - 1
 
 
-def test_issue_11_item_5_nothing_selected_is_one_line(scenarios):
+def test_nothing_selected_is_one_line(scenarios):
     with pytest.raises(ConquianError) as info:
         run_check(scenarios=scenarios, profile=scenarios[0].profile + "-typo")
     assert str(info.value).startswith("no scenario selected: no scenario of profile") and "\n" not in str(info.value)
@@ -200,7 +200,7 @@ def test_issue_11_item_5_nothing_selected_is_one_line(scenarios):
         run_check(scenarios=scenarios, patterns=["no-such-thing"])
 
 
-def test_issue_11_item_5_every_scenario_skipped_fails_the_run():
+def test_every_scenario_skipped_fails_the_run():
     matches = [load_scenario(path) for path in sorted(corpus_dir().glob("*/match/*.yaml"))[:3]]
     matches = [s for s in matches if "match" in needs(s)]
     assert matches
@@ -210,7 +210,7 @@ def test_issue_11_item_5_every_scenario_skipped_fails_the_run():
     assert run.untested in text_report(run)
 
 
-def test_issue_11_item_9_several_implementations_side_by_side(scenarios):
+def test_several_implementations_side_by_side(scenarios):
     runs = [run_check(impl=impl, scenarios=scenarios[-2:]) for impl in ("reference", AUTO_TAKE)]
     table = side_by_side(runs)
     struck, untouched = scenarios[-2].id, scenarios[-1].id
@@ -247,7 +247,7 @@ def _no_constant(name):
     raise AssertionError(f"non-strict JSON constant {name}")
 
 
-def test_issue_12_item_4_reports_are_valid_and_safe_for_hostile_strings(scenarios):
+def test_reports_are_valid_and_safe_for_hostile_strings(scenarios):
     run = hostile_run(scenarios[0])
     text = text_report(run, verbose=True)
     assert not [c for c in text if ord(c) < 0x20 and c != "\n"]
@@ -267,7 +267,7 @@ def test_issue_12_item_4_reports_are_valid_and_safe_for_hostile_strings(scenario
     assert report["results"][0]["title"] == "title " + HOSTILE  # kept exactly, escaped only in the JSON text
 
 
-def test_issue_12_item_4_hostile_answers_through_a_real_run(scenarios, tmp_path):
+def test_hostile_answers_through_a_real_run_give_valid_escaped_reports(scenarios, tmp_path):
     run = run_check(impl="python:hostile_answers:Answers", scenarios=scenarios)
     assert run.count("failed") >= len(STRUCK)  # every scenario with an action
     text = text_report(run, verbose=True)
@@ -281,7 +281,7 @@ def test_issue_12_item_4_hostile_answers_through_a_real_run(scenarios, tmp_path)
                for r in report["results"] for d in r.get("divergence", {}).get("differences", []))
 
 
-def test_issue_12_item_4_a_hostile_handshake_failure_is_one_escaped_line():
+def test_a_hostile_handshake_failure_is_one_escaped_line():
     with pytest.raises(ConquianError) as info:
         run_check(impl="python:hostile_answers:Handshake", scenarios=[scenario(UNTOUCHED)])
     message = str(info.value)
@@ -314,13 +314,13 @@ def cli_run(capsys, *argv: str) -> tuple[int, str, str]:
     (("--profile", "typo-of-a-profile"), "no scenario selected: no scenario of profile 'typo-of-a-profile'"),
     (("-k", "matches-nothing"), "no scenario selected: -k matches-nothing matches no scenario"),
 ])
-def test_issue_11_item_5_cli_nothing_selected_exits_2_with_one_line(extra, wording, small_corpus, capsys):
+def test_cli_nothing_selected_exits_2_with_one_line(extra, wording, small_corpus, capsys):
     status, out, err = cli_run(capsys, "check", "--corpus", str(small_corpus), *extra)
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1 and err.startswith(f"conquian-ref: error: {wording}")
 
 
-def test_issue_11_items_6_9_cli_max_failures_and_several_impls(small_corpus, scenarios, capsys):
+def test_cli_max_failures_and_several_impls(small_corpus, scenarios, capsys):
     status, out, _ = cli_run(capsys, "check", "--corpus", str(small_corpus), "--impl", AUTO_TAKE, "--max-failures", "1")
     assert status == 1
     assert re.fullmatch(r"\d passed, 1 failed, 0 errored, 0 xfailed, 0 skipped, \d+ not run", out.splitlines()[-1])
@@ -334,7 +334,7 @@ def test_issue_11_items_6_9_cli_max_failures_and_several_impls(small_corpus, sce
     assert status == 2 and "take a single --impl" in err
 
 
-def test_issue_11_item_2_a_step_without_action_names_its_request():
+def test_a_divergence_at_a_step_without_action_names_its_request():
     s = scenario("tc-0011")
     first = next(i for i, step in enumerate(s.steps, 1) if "legal" in (step.get("check") or {}))
     assert "action" not in s.steps[first - 1]  # the premise: the first legal check has no action

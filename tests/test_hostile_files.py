@@ -1,4 +1,4 @@
-"""Issue 12: hostile scenario, profile and known-failures files, and hostile corpus folders.
+"""Hostile scenario, profile and known-failures files, and hostile corpus folders.
 
 tests/hostile_files/ is the permanent adversarial corpus: small files, each starting with the
 line lint must report (`# expect: LINE: FIELD: TEXT`, written by hand from the limit or the
@@ -56,7 +56,7 @@ def _one_line_failure(status: int, out: str, err: str) -> str:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_issue_12_hostile_file_is_one_precise_line_in_lint(path):
+def test_hostile_file_is_one_precise_line_in_lint(path):
     started = time.monotonic()
     read, problems = lint([path])
     assert time.monotonic() - started < BOUND
@@ -65,7 +65,7 @@ def test_issue_12_hostile_file_is_one_precise_line_in_lint(path):
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_issue_12_hostile_file_is_one_line_in_fmt_record_profile_and_known_failures(path, capsys, tmp_path):
+def test_hostile_file_is_one_line_in_fmt_record_profile_and_known_failures(path, capsys, tmp_path):
     line, field, text = _expected(path).split(": ", 2)
     status = main(["fmt", "--check", str(path)])
     assert _one_line_failure(status, *capsys.readouterr()).startswith(f"{path}:{line}: (file): {text}")
@@ -79,7 +79,7 @@ def test_issue_12_hostile_file_is_one_line_in_fmt_record_profile_and_known_failu
     assert str(raised.value).startswith(f"{path}:{line}: (file): {text}") and "\n" not in str(raised.value)
 
 
-def test_issue_12_check_and_book_on_a_hostile_corpus_say_one_line(capsys, tmp_path):
+def test_check_and_book_on_a_hostile_corpus_say_one_line(capsys, tmp_path):
     status = main(["check", "--corpus", str(HOSTILE)])
     err = _one_line_failure(status, *capsys.readouterr())
     assert f"the corpus has {len(FILES)} problem(s)" in err
@@ -89,7 +89,7 @@ def test_issue_12_check_and_book_on_a_hostile_corpus_say_one_line(capsys, tmp_pa
     assert status == 1 and "Traceback" not in out + err and len(skipped) == len(FILES)
 
 
-def test_issue_12_hostile_corpus_in_a_real_process_has_no_traceback():
+def test_hostile_corpus_in_a_real_process_has_no_traceback():
     run = subprocess.run(
         [sys.executable, "-m", "conquian_ref", "lint", str(HOSTILE)], capture_output=True, text=True, timeout=120
     )
@@ -98,8 +98,8 @@ def test_issue_12_hostile_corpus_in_a_real_process_has_no_traceback():
     assert all(LINE.match(line) for line in run.stdout.splitlines())
 
 
-# -- the findings of the issue, one test each ---------------------------------------------------
-def test_issue_12_alias_bomb_is_refused_fast_without_walking_every_alias():
+# -- hostile YAML: each limit and each refusal, one test each -----------------------------------
+def test_alias_bomb_is_refused_fast_without_walking_every_alias():
     # Nine levels of ten aliases: 10**9 values once expanded; the scan counts each anchor once.
     text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)
@@ -110,30 +110,30 @@ def test_issue_12_alias_bomb_is_refused_fast_without_walking_every_alias():
     assert time.monotonic() - started < 2.0
 
 
-def test_issue_12_self_referencing_alias_is_a_line_not_a_recursion_error():
+def test_self_referencing_alias_is_a_line_not_a_recursion_error():
     with pytest.raises(YamlError) as raised:
         loads_with_lines("id: &r [*r]\n")
     assert (raised.value.line, "inside its own anchor" in raised.value.message) == (1, True)
 
 
-def test_issue_12_non_scalar_key_is_a_line_not_a_type_error():
+def test_non_scalar_key_is_a_line_not_a_type_error():
     with pytest.raises(YamlError) as raised:
         loads_with_lines("? [a]\n: 1\n")
     assert raised.value.line == 1 and "a list or a mapping" in raised.value.message
 
 
-def test_issue_12_integer_of_5000_digits_is_a_line_not_a_value_error(tmp_path):
+def test_integer_of_5000_digits_is_a_line_not_a_value_error(tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text("id: tc-9001\nsetup:\n  dealer: " + "7" * 5000 + "\n", encoding="utf-8")
     read, problems = lint([path])
     assert [str(p) for p in problems] == [f"{path}:3: (file): an integer of 5,000 digits (at most {yamlfile.MAX_INT_DIGITS})"]
 
 
-def test_issue_12_an_integer_within_the_limit_still_reads():
+def test_an_integer_within_the_limit_still_reads():
     assert loads_with_lines("a: " + "9" * yamlfile.MAX_INT_DIGITS + "\n")[0] == {"a": int("9" * yamlfile.MAX_INT_DIGITS)}
 
 
-def test_issue_12_a_fifo_is_refused_without_blocking(tmp_path):
+def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
     # In a real process with a time-out: a blocking open would hang the test, not fail it.
@@ -142,13 +142,13 @@ def test_issue_12_a_fifo_is_refused_without_blocking(tmp_path):
     assert run.stdout == f"{fifo}:0: (file): cannot read the file: not a regular file: a FIFO (named pipe)\n"
 
 
-def test_issue_12_dev_zero_is_refused_not_read_into_memory(capsys):
+def test_dev_zero_is_refused_not_read_into_memory(capsys):
     assert main(["lint", "/dev/zero"]) == 1
     out, err = capsys.readouterr()
     assert out == "/dev/zero:0: (file): cannot read the file: not a regular file: a character device\n"
 
 
-def test_issue_12_a_huge_file_is_refused_after_reading_at_most_the_limit(tmp_path, monkeypatch):
+def test_a_huge_file_is_refused_after_reading_at_most_the_limit(tmp_path, monkeypatch):
     huge = tmp_path / "huge.yaml"
     with huge.open("wb") as f:
         f.truncate(10**10)  # sparse: 10 GB of zero bytes on no disk space
@@ -162,7 +162,7 @@ def test_issue_12_a_huge_file_is_refused_after_reading_at_most_the_limit(tmp_pat
     assert sum(read) <= MAX_BYTES + 1
 
 
-def test_issue_12_a_file_at_the_size_limit_is_read(tmp_path):
+def test_a_file_at_the_size_limit_is_read(tmp_path):
     path = tmp_path / "limit.yaml"
     body = "a: " + "x" * (MAX_BYTES - 4) + "\n"
     path.write_text(body, encoding="utf-8")
@@ -170,13 +170,13 @@ def test_issue_12_a_file_at_the_size_limit_is_read(tmp_path):
     assert load_with_lines(path)[0] == {"a": "x" * (MAX_BYTES - 4)}
 
 
-def test_issue_12_deep_nesting_is_a_line_even_far_beyond_the_limit():
+def test_deep_nesting_is_a_line_even_far_beyond_the_limit():
     with pytest.raises(YamlError, match="nested|depth"):
         loads_with_lines("a: " + "[" * 100_000 + "]" * 100_000)
 
 
 # -- corpus folders: nothing skipped in silence ------------------------------------------------------
-def test_issue_12_irregular_corpus_entries_are_each_reported(tmp_path, capsys):
+def test_irregular_corpus_entries_are_each_reported(tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "ok.yaml").write_text(BASE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -197,7 +197,7 @@ def test_issue_12_irregular_corpus_entries_are_each_reported(tmp_path, capsys):
     assert read == 1 and len(problems) == 4 and all(LINE.match(str(p)) for p in problems)
 
 
-def test_issue_12_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
+def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
     corpus = tmp_path / "corpus"
     (corpus / "locked").mkdir(parents=True)
     (corpus / "ok.yaml").write_text(BASE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -214,7 +214,7 @@ def test_issue_12_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
     assert [str(p) for p in problems] == [f"{corpus / 'locked'}:0: (file): cannot read the folder: Permission denied"]
 
 
-def test_issue_12_an_unreadable_file_is_reported(tmp_path, monkeypatch):
+def test_an_unreadable_file_is_reported(tmp_path, monkeypatch):
     path = tmp_path / "secret.yaml"
     path.write_text(BASE.read_text(encoding="utf-8"), encoding="utf-8")
     real_open = os.open
@@ -229,7 +229,7 @@ def test_issue_12_an_unreadable_file_is_reported(tmp_path, monkeypatch):
     assert [str(p) for p in problems] == [f"{path}:0: (file): cannot read the file: permission denied"]
 
 
-def test_issue_12_an_id_of_the_shipped_corpus_is_refused_in_another_folder(tmp_path, capsys):
+def test_an_id_of_the_shipped_corpus_is_refused_in_another_folder(tmp_path, capsys):
     shipped = find_scenario_files([corpus_dir()])[0]
     copy = tmp_path / "mine.yaml"
     text = shipped.read_text(encoding="utf-8")
@@ -241,29 +241,29 @@ def test_issue_12_an_id_of_the_shipped_corpus_is_refused_in_another_folder(tmp_p
     assert main(["lint", str(copy)]) == 0
 
 
-# -- YAML 1.2 (issue 13 item 2) ------------------------------------------------------------------
-def test_issue_13_yes_no_on_off_are_strings_as_in_yaml_1_2():
+# -- YAML 1.2: the core schema, as editors and JSON Schema validators read it ----------------------
+def test_yes_no_on_off_are_strings_as_in_yaml_1_2():
     data, _ = loads_with_lines("tags: [refusal, yes, no, on, off, Yes, NO, On, OFF, y, n]\n")
     assert data["tags"] == ["refusal", "yes", "no", "on", "off", "Yes", "NO", "On", "OFF", "y", "n"]
 
 
-def test_issue_13_only_true_and_false_are_booleans():
+def test_only_true_and_false_are_booleans():
     data, _ = loads_with_lines("a: [true, True, TRUE, false, False, FALSE, tRUE, ~, null, Null, NULL, '']\nb:\n")
     assert data == {"a": [True, True, True, False, False, False, "tRUE", None, None, None, None, ""], "b": None}
 
 
-def test_issue_13_yaml_1_1_numbers_read_as_yaml_1_2():
+def test_yaml_1_1_numbers_read_as_yaml_1_2():
     data, _ = loads_with_lines("a: [1:20, 012, 0o12, 0x1F, 0b11, 1_000, 2024-01-01, .inf, -.INF, 1e3, .5, +7]\n")
     assert data["a"][:7] == ["1:20", 12, 10, 31, "0b11", "1_000", "2024-01-01"]
     assert data["a"][7:] == [float("inf"), float("-inf"), 1000.0, 0.5, 7]
 
 
-def test_issue_13_merge_key_is_a_plain_key_in_yaml_1_2():
+def test_merge_key_is_a_plain_key_in_yaml_1_2():
     data, _ = loads_with_lines("a: &a {x: 1}\nb: {<<: *a, y: 2}\n")
     assert data["b"] == {"<<": {"x": 1}, "y": 2}
 
 
-def test_issue_13_lint_and_fmt_read_yes_as_the_string_yes(tmp_path):
+def test_lint_and_fmt_read_yes_as_the_string_yes(tmp_path):
     text = BASE.read_text(encoding="utf-8").replace("rules: [TC-XCH-1]\n", "rules: [TC-XCH-1]\ntags: [yes]\n")
     path = tmp_path / "tc-9000.yaml"
     path.write_text(text, encoding="utf-8")
@@ -275,7 +275,7 @@ def test_issue_13_lint_and_fmt_read_yes_as_the_string_yes(tmp_path):
 
 
 # -- fmt and record on valid and hostile files ---------------------------------------------------
-def test_issue_12_fmt_anchor_before_its_alias_is_not_an_undefined_alias():
+def test_fmt_anchor_before_its_alias_is_not_an_undefined_alias():
     text = BASE.read_text(encoding="utf-8")
     text = re.sub(r"\ntitle: [^\n]*", "", text).replace("annotation: >", "annotation: &a >") + "title: *a\n"
     assert "title" in loads_with_lines(text)[0]
@@ -284,7 +284,7 @@ def test_issue_12_fmt_anchor_before_its_alias_is_not_an_undefined_alias():
     assert format_text(formatted) == formatted
 
 
-def test_issue_12_fmt_comment_inside_a_block_card_list_in_steps_is_no_fmt_bug():
+def test_fmt_comment_inside_a_block_card_list_in_steps_is_no_fmt_bug():
     text = BASE.read_text(encoding="utf-8").replace(
         "      state: {phase: play, to_act: [1]}",
         "      state: {phase: play, to_act: [1]}\n      observation:\n        seat: 0\n        match:\n"
@@ -295,14 +295,14 @@ def test_issue_12_fmt_comment_inside_a_block_card_list_in_steps_is_no_fmt_bug():
     assert "[2E, 3B]" in formatted  # while another card list is still sorted
 
 
-def test_issue_12_fmt_alias_inside_a_card_list_is_left_as_written():
+def test_fmt_alias_inside_a_card_list_is_left_as_written():
     text = BASE.read_text(encoding="utf-8").replace("    - [1O, 2C,", "    - &h [1O, 2C,").replace(
         "      state: {phase: play, to_act: [1]}", "      state: {phase: play, to_act: [1]}\n      observation: {seat: 0, match: {hand: *h}}"
     )
     assert format_text(text) == text
 
 
-def test_issue_12_record_fills_a_zero_indented_block_list(tmp_path):
+def test_record_fills_a_zero_indented_block_list(tmp_path):
     from conquian_ref.tools.record import record_text
 
     text = BASE.read_text(encoding="utf-8").replace("      state: {phase: play, to_act: [1]}", "      perft:\n      - record\n      - record")
@@ -312,7 +312,7 @@ def test_issue_12_record_fills_a_zero_indented_block_list(tmp_path):
     assert recording.problems == []
 
 
-def test_issue_12_record_refuses_a_placeholder_written_as_an_alias(tmp_path, capsys):
+def test_record_refuses_a_placeholder_written_as_an_alias(tmp_path, capsys):
     text = BASE.read_text(encoding="utf-8").replace("outcome: null", "outcome: *r").replace(
         "      state: {phase: play, to_act: [1]}", "      state: {phase: &r record}"
     )
@@ -324,7 +324,7 @@ def test_issue_12_record_refuses_a_placeholder_written_as_an_alias(tmp_path, cap
     assert path.read_text(encoding="utf-8") == text
 
 
-def test_issue_13_record_speaks_json(tmp_path, capsys):
+def test_record_speaks_json(tmp_path, capsys):
     text = BASE.read_text(encoding="utf-8").replace(
         "    check:\n      state: {phase: play, to_act: [1]}", "  - seat: 1\n    action: {type: reject}\n    expect: accepted"
     )
@@ -363,7 +363,7 @@ _STEP = st.fixed_dictionaries(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(_STEP, max_size=3), outcome=st.sampled_from(["record", None, 5]), flow=st.booleans())
-def test_issue_12_record_on_arbitrary_drafts_is_a_recording_or_one_line(steps, outcome, flow, tmp_path):
+def test_record_on_arbitrary_drafts_is_a_recording_or_one_line(steps, outcome, flow, tmp_path):
     from conquian_ref.tools.record import record_text
 
     data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
@@ -386,7 +386,7 @@ YAML_BITS = st.sampled_from(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(st.lists(YAML_BITS, max_size=40).map("".join), st.text(max_size=80)))
-def test_issue_12_arbitrary_yaml_text_is_data_or_one_line(text, tmp_path):
+def test_arbitrary_yaml_text_is_data_or_one_line(text, tmp_path):
     try:
         data, lines = loads_with_lines(text)
     except YamlError as exc:

@@ -87,7 +87,7 @@ def _hook_argv(config: Path, hook_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("config", [".pre-commit-config.yaml", ".pre-commit-hooks.yaml"])
-def test_issue_13_pre_commit_lint_hook_refuses_an_id_used_elsewhere_in_the_corpus(config, tmp_path, monkeypatch, capsys):
+def test_pre_commit_lint_hook_refuses_an_id_used_elsewhere_in_the_corpus(config, tmp_path, monkeypatch, capsys):
     # A commit that adds one file: the hook is given that file only, as pre-commit does.
     base = (SAMPLES / "valid" / "tc-9000-base.yaml").read_text(encoding="utf-8")
     (tmp_path / "scenarios").mkdir()

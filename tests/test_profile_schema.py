@@ -8,6 +8,7 @@ values outside the policy enums, no missing fields) and that it already admits t
 from __future__ import annotations
 
 import copy
+import re
 from importlib import resources
 
 import pytest
@@ -65,7 +66,7 @@ def assert_rejected_at(data: dict, path: tuple) -> None:
 
 def test_schemas_are_valid_2020_12_and_carry_no_id():
     # Every shipped schema (load_schema itself does not meta-validate, to keep start-up fast).
-    # No $id (issue 13, item 1): a relative $ref then resolves beside the file, wherever it is read.
+    # No $id: a relative $ref then resolves beside the file, wherever it is read.
     for name in [n.removesuffix(".schema.json") for n in schema_names()]:
         schema = load_schema(name)
         Draft202012Validator.check_schema(schema)
@@ -308,3 +309,46 @@ def test_seat_is_one_of_four_at_most():
     # engine (engine.setup.check_seat), so seat 2 is malformed in a two-player profile only.
     assert all(common("seat").is_valid(s) for s in (0, 1, 2, 3))
     assert not any(common("seat").is_valid(s) for s in (4, -1, True, "0"))
+
+
+# --- stakes and targets are bounded ---------------------------------------------------------
+# Each score must stay an exact integer in any JSON reader (a JavaScript number included) over any
+# session a file can hold: a stake or a target of 10^40 is refused, in one line naming the field.
+BOUNDED = {  # the match field -> its largest admitted value
+    "stake": 1_000_000,
+    "wins_to_win": 1_000_000,
+    "units_to_win": 1_000_000_000,
+    "points_per_win": 1_000_000,
+    "points_per_draw": 1_000_000,
+    "points_to_win": 1_000_000_000,
+}
+
+
+def _profiles_scoring_with(name: str) -> list[str]:
+    """The shipped profiles whose match scoring has the field `name` (stakes, or points)."""
+    return [p for p in (f.removesuffix(".yaml") for f in shipped_profile_files()) if name in (load(p).get("match") or {})]
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_a_stake_or_match_target_beyond_its_bound_is_refused_at_its_field(name):
+    profiles = _profiles_scoring_with(name)
+    assert profiles, f"no shipped profile scores with {name}"
+    data = load(profiles[0])
+    assert not errors(setting(data, ("match", name), BOUNDED[name]))
+    assert_rejected_at(setting(data, ("match", name), BOUNDED[name] + 1), ("match", name))
+    assert_rejected_at(setting(data, ("match", name), 10**40), ("match", name))
+
+
+def test_a_profile_file_with_a_stake_of_ten_to_the_forty_is_one_line(tmp_path, capsys):
+    from conquian_ref.cli import main
+
+    stakes = _profiles_scoring_with("stake")[0]
+    text = (resources.files("conquian_ref.spec") / "profiles" / f"{stakes}.yaml").read_text(encoding="utf-8")
+    changed, replaced = re.subn(r"(?m)^(  stake: )\d+", r"\g<1>" + str(10**40), text)
+    assert replaced == 1
+    path = tmp_path / "huge-stake.yaml"
+    path.write_text(changed, encoding="utf-8")
+    line = changed[: changed.index(str(10**40))].count("\n") + 1
+    assert main(["simulate", "--profile", str(path), "--games", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"conquian-ref: error: {path}:{line}: match.stake: {10**40} is greater than the maximum of 1000000\n"

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: the schemas work anywhere, not only inside conquian_ref.spec.schemas.
+"""The schemas work anywhere, not only inside conquian_ref.spec.schemas.
 
 - check-jsonschema (PyPI) validates scenarios against schema/scenario.schema.json with no flag
   but --schemafile, run from a folder that is not the repository (its references resolve beside
@@ -70,7 +70,7 @@ def check_jsonschema(schemafile: Path, files: list[Path], cwd: Path) -> dict:
 
 
 @pytest.mark.parametrize("schemafile", ["scenario.schema.json", BUNDLED["scenario.schema.json"]])
-def test_issue_13_check_jsonschema_validates_scenarios_with_no_extra_flags(tmp_path, schemafile):
+def test_check_jsonschema_validates_scenarios_with_no_extra_flags(tmp_path, schemafile):
     # From a folder outside the repository: nothing may depend on the working directory.
     bad = pass_with_card(tmp_path)
     report = check_jsonschema(SCHEMA / schemafile, [*SAMPLE, bad], cwd=tmp_path)
@@ -102,7 +102,7 @@ def ajv() -> Path:
     return exe
 
 
-def test_issue_13_ajv_validates_the_whole_corpus_with_the_bundled_schema(tmp_path):
+def test_ajv_validates_the_whole_corpus_with_the_bundled_schema(tmp_path):
     exe = ajv()
     bad = pass_with_card(tmp_path)
     done = subprocess.run(
@@ -119,7 +119,7 @@ def test_issue_13_ajv_validates_the_whole_corpus_with_the_bundled_schema(tmp_pat
 
 
 # -- plain jsonschema -------------------------------------------------------------------------------
-def test_issue_13_plain_jsonschema_validates_a_report_with_report_schema_alone(tmp_path, capsys):
+def test_plain_jsonschema_validates_a_report_with_report_schema_alone(tmp_path, capsys):
     out, corpus = tmp_path / "report.json", tmp_path / "corpus"
     corpus.mkdir()
     shutil.copy(CORPUS[0], corpus)  # one scenario: a real report, made quickly
@@ -133,12 +133,12 @@ def test_issue_13_plain_jsonschema_validates_a_report_with_report_schema_alone(t
         jsonschema.validate(report, schema)
 
 
-def test_issue_13_report_rule_id_is_the_common_definition():
+def test_report_rule_id_is_the_common_definition():
     assert load_schema("report")["$defs"]["rule_id"]["pattern"] == load_schema("common")["$defs"]["rule_id"]["pattern"]
 
 
 # -- the bundled schema ---------------------------------------------------------------------------
-def test_issue_13_bundled_scenario_schema_is_in_sync_and_self_contained():
+def test_bundled_scenario_schema_is_in_sync_and_self_contained():
     for source, bundle in BUNDLED.items():
         text = (SCHEMA / bundle).read_text(encoding="utf-8")
         assert text == bundled_text(source), f"schema/{bundle} is stale: run python -m conquian_ref.spec.schemas"
@@ -148,7 +148,7 @@ def test_issue_13_bundled_scenario_schema_is_in_sync_and_self_contained():
 
 
 # -- what the schema itself says ----------------------------------------------------------------------
-def test_issue_13_one_schema_branch_per_action_shape_matching_the_engine():
+def test_one_schema_branch_per_action_shape_matching_the_engine():
     action = load_schema("scenario")["$defs"]["action"]
     assert action["properties"]["type"]["enum"] == list(FIELDS)
     fields_of = {}
@@ -161,7 +161,7 @@ def test_issue_13_one_schema_branch_per_action_shape_matching_the_engine():
     assert fields_of == FIELDS
 
 
-def test_issue_13_check_keys_are_the_keys_of_a_state_and_an_observation():
+def test_check_keys_are_the_keys_of_a_state_and_an_observation():
     data = yaml.safe_load(BASE.read_text(encoding="utf-8"))
     reference = Reference()
     reference.setup(data["profile"], data["setup"])
@@ -174,13 +174,13 @@ def test_issue_13_check_keys_are_the_keys_of_a_state_and_an_observation():
 
 
 # -- lint's messages ----------------------------------------------------------------------------------
-def test_issue_13_lint_names_the_field_a_pass_does_not_take(tmp_path):
+def test_lint_names_the_field_a_pass_does_not_take(tmp_path):
     path = pass_with_card(tmp_path)
     read, problems = lint([path])
     assert [str(p) for p in problems] == [f"{path}:16: steps[0].action: {PASS_WITH_CARD}"]
 
 
-def test_issue_13_lint_refuses_a_misspelt_state_check_key(tmp_path):
+def test_lint_refuses_a_misspelt_state_check_key(tmp_path):
     path = broken(tmp_path, "state: {phase: play", "state: {phse: play")
     read, problems = lint([path])
     assert [str(p) for p in problems] == [
@@ -189,7 +189,7 @@ def test_issue_13_lint_refuses_a_misspelt_state_check_key(tmp_path):
     ]
 
 
-def test_issue_13_lint_refuses_a_misspelt_observation_key(tmp_path):
+def test_lint_refuses_a_misspelt_observation_key(tmp_path):
     path = broken(tmp_path, "state: {phase: play, to_act: [1]}", "observation: {seat: 0, match: {stok_count: 22}}")
     read, problems = lint([path])
     assert len(problems) == 1 and "'stok_count' was unexpected" in problems[0].message, problems
@@ -213,7 +213,7 @@ def schema_of(draft: Path) -> str:
     return first[len(prefix):]
 
 
-def test_issue_13_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_path, capsys):
+def test_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_path, capsys):
     project = tmp_path / "project"
     shutil.copytree(SCHEMA, project / "schema")
     draft = new_draft(capsys, project / "corpus")
@@ -222,7 +222,7 @@ def test_issue_13_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_p
     assert (draft.parent / target).resolve() == (project / "schema" / "scenario.schema.json").resolve()
 
 
-def test_issue_13_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path, capsys):
+def test_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path, capsys):
     draft = new_draft(capsys, tmp_path / "elsewhere")
     target = schema_of(draft)
     assert target.startswith("file:///"), target
@@ -231,7 +231,7 @@ def test_issue_13_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path
     assert '"$ref"' not in path.read_text(encoding="utf-8")
 
 
-def test_issue_13_fast_items_reports_exactly_what_jsonschema_reports():
+def test_fast_items_reports_exactly_what_jsonschema_reports():
     # The validator's shortcut for lists of cards (spec/schemas.py _fast_items) must change
     # nothing but the time: the same errors as the plain Draft 2020-12 validator, on bad cards.
     from conquian_ref.spec.schemas import bundled, validator
@@ -279,13 +279,13 @@ def mutations(data, rng, count: int):
 
 
 def test_the_compiled_check_judges_as_jsonschema_does():
-    # spec/schemas.py `_fast_items` and `_fast_properties` skip jsonschema where its compiled
-    # check finds a value valid: that check must be True exactly where jsonschema finds no error,
-    # for every list item and property schema of the shipped schemas, on the corpus's values and
-    # on mutated ones.
+    # spec/schemas.py `_fast_items` and `_fast_properties` skip jsonschema where the compiled
+    # check (spec/schema_check.py) finds a value valid: that check must be True exactly where
+    # jsonschema finds no error, for every list item and property schema of the shipped schemas,
+    # on the corpus's values and on mutated ones.
     import random
 
-    from conquian_ref.spec import schemas
+    from conquian_ref.spec import schema_check, schemas
 
     rng = random.Random(13)
     subschemas = []  # every schema of a list's items or of a property
@@ -305,7 +305,7 @@ def test_the_compiled_check_judges_as_jsonschema_does():
     for name in schemas.schema_names():
         walk(schemas.validator(name).schema)
     subschemas = list({json.dumps(each, sort_keys=True): each for each in subschemas}.values())
-    compiled = [(each, schemas._check_of(each)) for each in subschemas]
+    compiled = [(each, schema_check.check_of(each)) for each in subschemas]
     assert sum(check is not None for _, check in compiled) >= 20
     values = []
 
@@ -333,7 +333,7 @@ def test_the_compiled_check_judges_as_jsonschema_does():
         for value in values:
             try:
                 verdict = check(value)
-            except schemas._Unsure:
+            except schema_check.Unsure:
                 continue
             assert verdict == plain.is_valid(value), (subschema, value)
             judged += verdict
@@ -361,10 +361,10 @@ def test_the_compiled_check_changes_no_error():
 def test_the_compiled_check_leaves_what_it_does_not_judge_to_jsonschema():
     from decimal import Decimal
 
-    from conquian_ref.spec import schemas
+    from conquian_ref.spec import schema_check
 
     for schema in ({"enum": [0, 1]}, {"not": {"enum": [0, 1]}}, {"uniqueItems": True}):
-        with pytest.raises(schemas._Unsure):
-            schemas._compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
-    assert schemas._compiled({"$ref": "#/$defs/x"}) is None
-    assert schemas._compiled({"type": "string", "format": "date"}) is None
+        with pytest.raises(schema_check.Unsure):
+            schema_check.compiled(schema)(Decimal(1) if "uniqueItems" not in schema else [1, True])
+    assert schema_check.compiled({"$ref": "#/$defs/x"}) is None
+    assert schema_check.compiled({"type": "string", "format": "date"}) is None

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..engine.errors import MalformedInput
 from ..engine.profile import Profile, profile_from_data
-from .yamlfile import YamlError, load_with_lines, loads_with_lines
+from .yamlfile import YamlError, line_of, load_with_lines, loads_with_lines, path_text
 
 _PROFILES = resources.files(__package__) / "profiles"
 
@@ -54,32 +54,43 @@ def load_profile(name: str) -> Profile:
     path = Path(name)
     if not path.exists():
         raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
-    data = _parse(lambda: load_with_lines(path), str(path))
-    validate_profile_data(data, str(path))
+    data, lines = _parse_with_lines(lambda: load_with_lines(path), str(path))
+    validate_profile_data(data, str(path), lines)
     return profile_from_data(data, str(path))
 
 
 def _parse(load, source: str) -> dict:
     """The data `load()` reads (yamlfile's (data, lines)), which must be a mapping; MalformedInput
     naming `source` and the line if not."""
+    return _parse_with_lines(load, source)[0]
+
+
+def _parse_with_lines(load, source: str) -> tuple[dict, dict]:
+    """`_parse`, with the line of each field."""
     try:
-        data, _ = load()
+        data, lines = load()
     except YamlError as exc:
         raise MalformedInput(f"{source}:{exc.line}", exc.message) from None
     if not isinstance(data, dict):
         raise MalformedInput(source, "a profile is a YAML mapping")
-    return data
+    return data, lines
 
 
-def validate_profile_data(data: dict, source: str) -> None:
-    """Raise MalformedInput naming the first field of `data` that the profile schema refuses."""
+def validate_profile_data(data: dict, source: str, lines: dict | None = None) -> None:
+    """Raise MalformedInput naming the first field of `data` that the profile schema refuses
+    (with its line when `lines` are given): within a `oneOf` (the match's scoring), the deepest
+    error, which names the field itself rather than the whole alternative."""
     from .schemas import validator
 
     errors = sorted(validator("profile.schema.json").iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
-        field = ".".join(str(p) for p in err.absolute_path) or "(top)"
-        raise MalformedInput(f"{source}: {field}", err.message)
+        while err.context:
+            err = min(err.context, key=lambda e: (-len(e.absolute_path), str(e.message)))
+        path = tuple(err.absolute_path)
+        field = path_text(path)
+        where = f"{source}:{line_of(lines, path)}" if lines is not None else source
+        raise MalformedInput(f"{where}: {field}", err.message)
 
 
 __all__ = ["PROFILE_IDS", "Profile", "load_profile", "profile_data", "rule_prefix", "validate_profile_data"]

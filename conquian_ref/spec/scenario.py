@@ -2,15 +2,16 @@
 
 A scenario is one YAML file (schema/scenario.schema.json; authors' guide: scenarios/README.md).
 Every problem is reported as a `Problem` naming the file, the line and the field, so a broken
-file never produces a traceback; the walk of a corpus folder (`walk_corpus`) reports every entry
-it cannot read instead of skipping it. The checks, in order:
+file never produces a traceback; the walk of a corpus folder (`walk_corpus`, spec/corpus_walk.py)
+reports every entry it cannot read instead of skipping it. The checks, in order:
 
 1. the file is YAML (safe loading, no duplicate keys) and a mapping;
 2. it validates against the scenario schema;
 3. the profile is one of the discovered profiles (conquian_ref.spec.profiles.PROFILE_IDS) and the
    id starts with its rule prefix in lower case; every card exists in its deck, the deal is
    complete with no card twice, every action's cards exist (the engine's MalformedInput, mapped
-   back to the field; spec/setup_check.py);
+   back to the field; spec/setup_check.py); every seat is one of the profile's table, and a
+   misdeal deals no more cards than the deck (spec/table_check.py);
 4. every cited rule id exists and applies to the profile, and no check names an
    implementation-defined key (`history`, docs/protocol.md);
 5. (corpus-wide) ids are unique, and (`collisions`) not used by another file of the corpus the
@@ -20,28 +21,19 @@ it cannot read instead of skipping it. The checks, in order:
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError, MalformedInput
-from .yamlfile import YamlError, kind_of, line_of, load_with_lines, path_text, read_text, top_level_string
+from .corpus_walk import SUFFIXES, find_scenario_files, walk_corpus
+from .problem import Problem
+from .yamlfile import YamlError, line_of, load_with_lines, path_text, read_text, top_level_string
 
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem in one file, printed as `file:line: field: message`."""
-
-    file: str
-    line: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.field}: {self.message}"
+__all__ = [  # walk_corpus, find_scenario_files and Problem live in their own modules, read from here too
+    "SUFFIXES", "Problem", "Scenario", "ScenarioInvalid", "collisions", "corpus_dir", "field_path", "find_scenario_files",
+    "ids_elsewhere", "load_corpus", "load_scenario", "walk_corpus",
+]
 
 
 @dataclass(frozen=True)
@@ -97,7 +89,8 @@ def load_scenario(path: Path | str) -> Scenario:
     if problems:
         raise ScenarioInvalid(problems)
     problems = (
-        _id_problems(scenario) + _card_problems(scenario) + _rule_problems(scenario) + _fragment_problems(scenario)
+        _id_problems(scenario) + _card_problems(scenario) + _table_problems(scenario) + _rule_problems(scenario)
+        + _fragment_problems(scenario)
     )
     if problems:
         raise ScenarioInvalid(problems)
@@ -194,6 +187,14 @@ def _card_problems(scenario: Scenario) -> list[Problem]:
     return problems
 
 
+def _table_problems(scenario: Scenario) -> list[Problem]:
+    """Every seat a replay sends is a seat of the profile's table; misdeal counts fit the deck."""
+    from .profiles import load_profile
+    from .table_check import table_problems
+
+    return [scenario.problem(path, message) for path, message in table_problems(load_profile(scenario.profile), scenario.data)]
+
+
 def _step_card_problems(scenario: Scenario, profile, i: int, step: dict) -> list[Problem]:
     """The cards of step i: its action, the actions its `legal` check lists, its `absent` cards."""
     from ..engine.actions import parse_action
@@ -249,69 +250,6 @@ def _rule_problems(scenario: Scenario) -> list[Problem]:
         elif rid not in applicable:
             problems.append(scenario.problem(("rules", i), f"rule {rid} does not apply to {scenario.profile} (or is deprecated)"))
     return problems
-
-
-SUFFIXES = (".yaml", ".yml")
-
-
-def walk_corpus(paths: list[Path | str]) -> tuple[list[Path], list[Problem]]:
-    """Every scenario file under the given files and folders, sorted, and a Problem for every
-    entry that cannot be one but would otherwise be skipped in silence: a dangling symbolic link,
-    a symbolic link loop, a FIFO, device or folder named `*.yaml`, a folder that cannot be listed.
-    Symbolic links to folders are followed, each real folder once (a link to a parent is no loop)."""
-    files: set[Path] = set()
-    problems: list[Problem] = []
-    seen_dirs: set[tuple[int, int]] = set()
-
-    def problem(entry: Path, message: str) -> None:
-        problems.append(Problem(str(entry), 0, "(file)", message))
-
-    def visit_dir(folder: Path) -> None:
-        try:
-            info = folder.stat()
-            if (info.st_dev, info.st_ino) in seen_dirs:
-                return
-            seen_dirs.add((info.st_dev, info.st_ino))
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError as exc:
-            problem(folder, f"cannot read the folder: {exc.strerror}")
-            return
-        for entry in entries:
-            visit(Path(entry.path))
-
-    def visit(entry: Path) -> None:
-        named = entry.suffix in SUFFIXES
-        try:
-            mode = entry.stat().st_mode  # follows a symbolic link
-        except OSError as exc:
-            if entry.is_symlink():
-                what = "a symbolic link loop" if exc.errno == errno.ELOOP else "a dangling symbolic link"
-                problem(entry, f"{what} (to {os.readlink(entry)!r}): not a scenario file")
-            elif named:
-                problem(entry, f"cannot read the file: {exc.strerror}")
-            return
-        kind = kind_of(mode)
-        if kind is None:
-            if named:
-                files.add(entry)
-            return
-        if named:
-            problem(entry, f"named like a scenario file but {kind}: not read")
-        if stat.S_ISDIR(mode):
-            visit_dir(entry)
-
-    for p in map(Path, paths):
-        if p.is_dir():
-            visit_dir(p)
-        else:
-            files.add(p)  # a file named on the command line is read whatever its name; load says if it cannot be
-    return sorted(files), problems
-
-
-def find_scenario_files(paths: list[Path | str]) -> list[Path]:
-    """Every *.yaml / *.yml file under the given files and folders, sorted (walk_corpus without
-    its problems)."""
-    return walk_corpus(paths)[0]
 
 
 def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]:

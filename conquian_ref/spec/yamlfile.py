@@ -7,9 +7,8 @@ never a traceback, in bounded time and memory.
 
 How a file is read:
 
-1. only a regular file is read: anything else is refused from its stat, before it is opened (a
-   FIFO would block an open); the file is opened without blocking and checked again with fstat, and at most MAX_BYTES + 1 bytes are read (so `/dev/zero` or a
-   huge file is refused, never loaded);
+1. only a regular file is read, at most MAX_BYTES + 1 bytes of it, never blocking on a FIFO or
+   loading `/dev/zero` (spec/regularfile.py);
 2. the event stream is scanned once, before anything is built, counting nesting depth, aliases
    and the size of the data once every alias is expanded (each anchor's size is counted once,
    so an alias bomb is refused in linear time); an alias inside its own anchor (`&r [*r]`,
@@ -19,12 +18,11 @@ How a file is read:
    into a node tree and walked as PyYAML reads it, for the exact error. A node reached a second
    time through an alias is not walked again: its fields are reported at the alias's key. Keys
    must be strings, and unique;
-4. the data is built with the YAML 1.2 core schema (docs/authoring.md says why): booleans are
-   only true/false (any case of those), null is null/~/empty, integers are decimal, 0o octal
-   or 0x hex; `yes`, `no`, `on`, `off`, `1:20`, `2024-01-01` and the merge key `<<` are strings,
-   as every editor and JSON Schema validator reads them.
+4. the data is built with the YAML 1.2 core schema (spec/yamlcore.py; docs/authoring.md says
+   why): `yes`, `no`, `on`, `off`, `1:20`, `2024-01-01` and the merge key `<<` are strings, as
+   every editor and JSON Schema validator reads them.
 
-The limits (docs/security.md):
+The limits (docs/security.md; MAX_BYTES is regularfile's, MAX_INT_DIGITS yamlcore's, all read from here):
 
 | constant        | value     | refuses                                                   |
 |-----------------|-----------|-----------------------------------------------------------|
@@ -37,152 +35,26 @@ The limits (docs/security.md):
 
 from __future__ import annotations
 
-import errno
-import os
-import re
-import stat
 from pathlib import Path
 
 import yaml
 
+from .regularfile import MAX_BYTES, kind_of, read_text
+from .yamlcore import MAX_INT_DIGITS, SCALARS, STR, Loader, YamlError
+
+__all__ = [  # YamlError, Loader and read_text live in yamlcore and regularfile, read from here too
+    "MAX_ALIASES", "MAX_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_NODES", "Loader", "YamlError", "compose", "kind_of",
+    "line_of", "load_with_lines", "loads", "loads_with_lines", "path_text", "read_text", "top_level_string",
+]
+
 Path_ = tuple  # a path into the data: keys and list indices
 
-MAX_BYTES = 1_000_000
-"""The largest file read, in bytes."""
 MAX_DEPTH = 64
 """The deepest nesting of mappings and lists."""
 MAX_ALIASES = 100
 """The most alias uses (`*name`) in one file."""
 MAX_NODES = 100_000
 """The most nodes (scalars, lists, mappings) in the data once every alias is expanded."""
-MAX_INT_DIGITS = 100
-"""The most digits in an integer."""
-
-
-class YamlError(Exception):
-    """A file that is not YAML; `line` is 1-based (0 when unknown)."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-
-# -- reading the bytes -----------------------------------------------------------------------------
-# What a path that is not a regular file is, for the message.
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-_OPEN_ERRORS = {
-    errno.ENOENT: "no such file (or a dangling symbolic link)",
-    errno.ELOOP: "a symbolic link loop",
-    errno.EACCES: "permission denied",
-    errno.EISDIR: "not a regular file: a folder",
-}
-
-
-def kind_of(mode: int) -> str | None:
-    """None for a regular file, else what it is ("a FIFO (named pipe)")."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-def read_text(path: Path | str) -> str:
-    """The text of a regular file of at most MAX_BYTES bytes, as UTF-8; YamlError(0, ...) if not."""
-    try:
-        # What is plainly not a regular file is refused before it is opened (opening a FIFO for
-        # reading waits for a writer, forever); O_NONBLOCK and fstat below cover a file swapped
-        # in between.
-        kind = kind_of(os.stat(path).st_mode)
-    except OSError as exc:
-        raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None
-    if kind is not None:
-        raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise YamlError(0, f"cannot read the file: {_OPEN_ERRORS.get(exc.errno, exc.strerror)}") from None
-    try:
-        kind = kind_of(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
-        chunks, size = [], 0
-        while size <= MAX_BYTES:  # read at most MAX_BYTES + 1 bytes: enough to know it is too big
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise YamlError(0, f"cannot read the file: {exc.strerror}") from None
-    finally:
-        os.close(fd)
-    if size > MAX_BYTES:
-        raise YamlError(0, f"the file is larger than {MAX_BYTES:,} bytes (docs/security.md)")
-    try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = b"".join(chunks)[: exc.start].count(b"\n") + 1
-        raise YamlError(line, f"not UTF-8: byte 0x{b''.join(chunks)[exc.start]:02x} at offset {exc.start}") from None
-
-
-# -- the YAML 1.2 core schema ----------------------------------------------------------------------
-# libyaml's parser when PyYAML was built with it (it usually is): the same safe loading, faster.
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.nan|\.NaN|\.NAN")
-_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
-_NULL = re.compile(r"~|null|Null|NULL|")
-
-# The implicit resolvers of the YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution),
-# with the first characters each can start with (PyYAML's lookup key).
-_CORE = (
-    ("tag:yaml.org,2002:bool", _BOOL, "tTfF"),
-    ("tag:yaml.org,2002:int", _INT, "-+0123456789"),
-    ("tag:yaml.org,2002:float", _FLOAT, "-+.0123456789"),
-    ("tag:yaml.org,2002:null", _NULL, ["~", "n", "N", ""]),
-)
-
-
-class Loader(_Base):
-    """PyYAML's safe loader with the YAML 1.2 core schema's resolvers and bounded integers."""
-
-    yaml_implicit_resolvers: dict = {}
-
-
-for _tag, _regexp, _first in _CORE:
-    # PyYAML calls regexp.match: anchor the end, so that `12ab` is a string.
-    Loader.add_implicit_resolver(_tag, re.compile(f"(?:{_regexp.pattern})\\Z"), list(_first))
-
-
-def _int(text: str, line: int) -> int:
-    digits = text.lstrip("+-")
-    if len(digits) > MAX_INT_DIGITS:
-        raise YamlError(line, f"an integer of {len(digits):,} digits (at most {MAX_INT_DIGITS})")
-    base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
-    return int(text if base == 10 else text[2:], base)
-
-
-def _float(text: str) -> float:
-    text = text.lower()
-    if text.endswith("inf"):
-        return float("-inf") if text.startswith("-") else float("inf")
-    return float("nan") if text == ".nan" else float(text)
-
-
-def _bool(text: str) -> bool:
-    return text.lower() == "true"
-
-
-Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: _int(node.value, node.start_mark.line + 1))
-Loader.add_constructor("tag:yaml.org,2002:float", lambda loader, node: _float(node.value))
-Loader.add_constructor("tag:yaml.org,2002:bool", lambda loader, node: _bool(node.value))
 
 
 # -- the scan: limits before anything is built -----------------------------------------------------
@@ -311,16 +183,6 @@ def loads_with_lines(text: str) -> tuple[object, dict[Path_, int]]:
     return _guarded(text, work)
 
 
-_STR = "tag:yaml.org,2002:str"
-_SCALARS = {  # a resolved tag of the core schema -> its value from the text and line
-    _STR: lambda text, line: text,
-    "tag:yaml.org,2002:int": _int,
-    "tag:yaml.org,2002:float": lambda text, line: _float(text),
-    "tag:yaml.org,2002:bool": lambda text, line: _bool(text),
-    "tag:yaml.org,2002:null": lambda text, line: None,
-}
-
-
 def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_, int]] | None:
     """The data and line map that composing, `_record` and constructing give, built in one pass
     over the scanned events (about half the time, the corpus having no anchors). None where that
@@ -341,7 +203,7 @@ def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_
                 if text not in scalars:  # a file repeats its cards and its words: each is read once
                     tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
                     try:
-                        scalars[text] = tag, _SCALARS[tag](event.value, line)
+                        scalars[text] = tag, SCALARS[tag](event.value, line)
                     except YamlError:
                         return None
                 tag, value = scalars[text]
@@ -357,7 +219,7 @@ def _built(loader: Loader, events: list[yaml.Event]) -> tuple[object, dict[Path_
                     path = parent_path + (len(container),)
                     container.append(value)
                 elif key is _NO_KEY:  # this is a key
-                    if kind is not yaml.ScalarEvent or tag != _STR or value in container:
+                    if kind is not yaml.ScalarEvent or tag != STR or value in container:
                         return None
                     parent[2:] = value, line
                     continue
@@ -422,7 +284,7 @@ def _record(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen_nodes: s
             if not isinstance(key_node, yaml.ScalarNode):
                 raise YamlError(key_node.start_mark.line + 1, f"a key in {path_text(path)} is a list or a mapping: keys are plain values")
             key = key_node.value
-            if key_node.tag != _STR:  # `1:` or `null:` would be a number or None, which no field name is
+            if key_node.tag != STR:  # `1:` or `null:` would be a number or None, which no field name is
                 raise YamlError(key_node.start_mark.line + 1, f"the key {key!r} in {path_text(path)} is not a string: quote it")
             if key in seen:  # PyYAML would silently keep the last one; a scenario must not
                 raise YamlError(key_node.start_mark.line + 1, f"duplicate key {key!r} in {path_text(path)}")

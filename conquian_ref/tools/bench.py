@@ -24,6 +24,9 @@ Four measurements, each with `time.perf_counter`, in this order (the first three
    conquian_ref.conformance.adapter`, as a separate process): games per second, and each
    side's CPU time per game.
 
+The first three measure the engine and live here; the corpus over the protocol and the fuzzing
+are tools/bench_protocol.py, the machine and its calibration tools/bench_machine.py.
+
 Every measurement is repeated (arrangement checks and listings three times, the games five
 times; once each with --quick) and the best kept: on a shared machine the least disturbed run
 is the closest to the engine's own speed. For the listing times that is the best per position.
@@ -31,9 +34,6 @@ is the closest to the engine's own speed. For the listing times that is the best
 
 from __future__ import annotations
 
-import datetime as _dt
-import os
-import platform
 import random
 import statistics
 import sys
@@ -42,6 +42,7 @@ import time
 from ..engine.cards import count
 from ..engine.melds import meld_table
 from ..engine.profile import Profile
+from .bench_machine import machine
 from .options import emit
 from .simulate import game_seed, new_game, simulate
 
@@ -200,77 +201,6 @@ def bench_games(profile: Profile, games: int, repeats: int) -> dict:
     }
 
 
-# -- the machine -------------------------------------------------------------------------------
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
-def machine(quick: bool = False) -> dict:
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        usable = os.cpu_count()
-    return {
-        "platform": platform.platform(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "usable_cores": usable,
-        "date": _dt.date.today().isoformat(),
-        "load_average": _load_average(),
-        "calibration_ms": calibration_ms(1 if quick else CALIBRATION_REPEATS),
-    }
-
-
-CALIBRATION_REPEATS = 7
-CALIBRATION_STEPS = 200_000
-
-
-def calibration_ms(repeats: int) -> float:
-    """Milliseconds for a fixed pure-Python loop that runs none of this package's code (integer
-    bit operations, dict stores, calls: the kind of work the engine does), best of `repeats`.
-
-    The same virtual machine has run the same engine code three times faster on one day than
-    on another (docs/performance.md); no change of this package moves this figure, so two
-    bench runs are compared through it: where it moved, the machine did."""
-    clock = time.perf_counter
-    best = float("inf")
-    for _ in range(repeats):
-        start = clock()
-        _calibration_loop(CALIBRATION_STEPS)
-        best = min(best, clock() - start)
-    return round(best * 1e3, 2)
-
-
-def _calibration_loop(steps: int) -> int:
-    memo: dict[int, int] = {}
-    total = 0
-    for i in range(steps):
-        key = (i * 2654435761) & 0xFFFFF
-        total += _low_bits(key)
-        memo[key & 0xFFF] = total
-    return total + len(memo)
-
-
-def _low_bits(mask: int) -> int:
-    return (mask & -mask).bit_length() + mask.bit_count()
-
-
-def _load_average() -> float | None:
-    """The 1-minute load average when the run starts: other work on the machine slows it."""
-    try:
-        return round(os.getloadavg()[0], 2)
-    except (AttributeError, OSError):
-        return None
-
-
 # -- the command -------------------------------------------------------------------------------
 def bench_profile(profile: Profile, quick: bool) -> dict:
     k = 1 if quick else 0
@@ -321,123 +251,10 @@ def markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def bench_conformance(repeats: int, profile_ids: list[str] | None = None) -> dict:
-    """The bundled corpus (the scenarios of `profile_ids`, all by default): loading it, replaying
-    it in-process on the reference engine, and running it over the protocol (in-process adapter,
-    and the adapter as a separate process). The replays exclude the loading, which every path
-    shares. Best of `repeats`."""
-    import sys as _sys
-
-    from ..conformance.check import run_check
-    from ..conformance.reference import Reference
-    from ..conformance.replay import replay
-    from ..spec.scenario import corpus_dir, load_corpus
-
-    def best(work) -> tuple[float, object]:
-        """The best time of `repeats` runs of `work`, and what it returned."""
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            result = work()
-            times.append(time.perf_counter() - started)
-        return min(times), result
-
-    from ..conformance.client import Connection
-    from ..spec.profiles import PROFILE_IDS, load_profile
-
-    adapter = f"{_sys.executable} -m conquian_ref.conformance.adapter"
-
-    def start_adapter() -> None:
-        # What a run pays once per adapter process: starting Python, the handshake, and the
-        # first deal of each profile (which loads and validates the profile, builds its melds).
-        conn = Connection(adapter)
-        conn.start()
-        for profile_id in chosen:
-            conn.request("setup", profile=profile_id, dealer=0, deck=load_profile(profile_id).deck.shuffled(0))
-        conn.close()
-
-    chosen = list(profile_ids or PROFILE_IDS)
-    folders = [corpus_dir() / p for p in chosen] if profile_ids else [corpus_dir()]
-    load, (scenarios, _) = best(lambda: load_corpus(folders))
-    in_process, _ = best(lambda: [replay(s, Reference()) for s in scenarios])
-    direct, _ = best(lambda: run_check(impl="reference", scenarios=scenarios))
-    process, _ = best(lambda: run_check(impl=adapter, scenarios=scenarios))
-    start, _ = best(start_adapter)
-    return {
-        "scenarios": len(scenarios),
-        "load_seconds": load,
-        "in_process_seconds": in_process,
-        "protocol_direct_seconds": direct,
-        "protocol_process_seconds": process,
-        "adapter_start_seconds": start,
-        "process_over_in_process": process / in_process,
-        "process_after_start_over_in_process": max(process - start, 0.0) / in_process,
-    }
-
-
-def conformance_markdown(c: dict) -> str:
-    return "\n".join(
-        [
-            "| corpus | load + validate | in-process replay | protocol, in-process adapter | protocol, adapter process "
-            "(of which adapter start-up) | process / in-process | after start-up / in-process |",
-            "|---:|---:|---:|---:|---:|---:|---:|",
-            f"| {c['scenarios']} scenarios | {c['load_seconds']:.2f} s | {c['in_process_seconds']:.2f} s | "
-            f"{c['protocol_direct_seconds']:.2f} s | {c['protocol_process_seconds']:.2f} s ({c['adapter_start_seconds']:.2f} s) | "
-            f"{c['process_over_in_process']:.1f}x | {c['process_after_start_over_in_process']:.1f}x |",
-        ]
-    )
-
-
-FUZZ_GAMES = (1_000, 20)
-
-
-def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
-    """`conquian-ref fuzz` against the reference adapter as a separate process, per profile: games
-    per second (best of `repeats`; the playing only, after the handshake), and the CPU time per
-    game of each side (this process plans and judges, the adapter answers: on two free cores the
-    slower side sets the pace)."""
-    import resource
-
-    from .fuzz import run_fuzz
-
-    adapter = f"{sys.executable} -m conquian_ref.conformance.adapter"
-    rows = []
-    for profile_id in profile_ids:
-        best = None
-        for _ in range(repeats):
-            children = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = time.process_time()
-            run = run_fuzz(impl=adapter, profile=profile_id, games=games, seed=BENCH_SEED, echo=lambda line: None)
-            cpu = time.process_time() - cpu
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            child = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime  # the adapter, start-up included
-            row = {
-                "profile": profile_id,
-                "games": run.games,
-                "actions": run.actions,
-                "games_per_second": round(run.games / run.seconds, 1),
-                "fuzzer_cpu_ms_per_game": round(cpu / run.games * 1e3, 2),
-                # None when the adapter was killed before it exited (it had STOP_GRACE to exit
-                # on stop): a process killed that way may leave no CPU time to this one.
-                "adapter_cpu_ms_per_game": round(child / run.games * 1e3, 2) if child > 0.01 else None,
-            }
-            best = row if best is None or row["games_per_second"] > best["games_per_second"] else best
-        rows.append(best)
-    return rows
-
-
-def fuzz_markdown(rows: list[dict]) -> str:
-    lines = [
-        "| profile | fuzz games/s (adapter process) | fuzzer CPU ms/game | adapter CPU ms/game |",
-        "|---|---:|---:|---:|",
-    ]
-    for r in rows:
-        adapter = "not measured" if r["adapter_cpu_ms_per_game"] is None else f"{r['adapter_cpu_ms_per_game']:.2f}"
-        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {r['fuzzer_cpu_ms_per_game']:.2f} | {adapter} |")
-    return "\n".join(lines)
-
-
 def run(profiles: list[Profile], quick: bool = False, json_path: str | None = None, out=None) -> int:
+    # Imported here: bench_protocol reads BENCH_SEED from this module.
+    from .bench_protocol import FUZZ_GAMES, bench_conformance, bench_fuzz, conformance_markdown, fuzz_markdown
+
     report = {"quick": quick, "machine": machine(quick), "profiles": []}
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)

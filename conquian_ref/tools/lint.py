@@ -58,6 +58,8 @@ def run(paths: list[str], corpora: list[str] = ()) -> int:
         if not Path(p).is_dir():
             raise ConquianError(f"--corpus {p}: no such folder")
     read, problems = lint(targets, against=[corpus_dir(), *corpora])
+    if not read and not problems:  # a run that checked nothing must not pass
+        raise ConquianError(f"{', '.join(map(str, targets))}: no scenario file (*.yaml, *.yml) to lint: nothing was checked")
     for problem in problems:
         print(problem)
     files = len({p.file for p in problems})

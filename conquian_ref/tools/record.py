@@ -24,6 +24,9 @@ as the draft with its placeholders filled (nothing else changed) and passes `con
 A placeholder written as an alias (`*name`) is refused: its position is its anchor's. Nothing else in the file changes: the values are spliced into the text at
 the placeholders' positions (conquian_ref.tools.yamltext), so comments and layout stay as they were.
 
+What a draft must be before it is walked (its placeholders where a value can be recorded, its
+steps with their seats) is tools/record_draft.py.
+
 Recording is a convenience, not an oracle: read the diff. Each recorded value must agree with
 your own reading of the rules; where it does not, the engine or the rule text is wrong, and
 that is an issue to open, not a value to accept.
@@ -39,11 +42,11 @@ from pathlib import Path
 
 from ..engine.errors import ConquianError, MalformedInput
 from ..spec.scenario import Problem, field_path
-from ..spec.yamlfile import YamlError, line_of, path_text
-from ..spec.yamlfile import read_text
-from .yamltext import apply_edits, confirm, interactive, is_flow, json_text, load, render_at, safe_load, unified_diff
+from ..spec.yamlfile import YamlError, line_of, read_text
+from .record_draft import PLACEHOLDER, Draft, check_deal, check_placeholders, check_shape, find_placeholders, has_placeholder
+from .yamltext import apply_edits, confirm, interactive, is_flow, json_text, render_at, safe_load, unified_diff
 
-PLACEHOLDER = "record"
+__all__ = ["OBSERVATION_KEYS", "PLACEHOLDER", "STATE_KEYS", "Recording", "find_placeholders", "lint_text", "record_text", "run"]
 
 # What `state: record` writes: enough to see the position, not the whole state. The stock is left
 # out (it is long and follows from the setup, the out-of-play cards and the available card), and
@@ -79,58 +82,6 @@ class Recording:
         return unified_diff(self.old, self.new, str(self.path))
 
 
-class _Draft:
-    """A draft scenario's text, data and node positions, with one-line errors at a data path."""
-
-    def __init__(self, path: Path, text: str):
-        self.path, self.text = path, text
-        self.seats: tuple[int, ...] = (0, 1)  # the profile's, once it is known
-        try:
-            self.data, self.lines, self.index = load(text)
-        except YamlError as exc:
-            raise ConquianError(f"{path}:{exc.line}: (file): {exc.message}") from None
-        if not isinstance(self.data, dict):
-            raise ConquianError(f"{path}:1: (top): a scenario is a YAML mapping")
-
-    def error(self, where: tuple, message: str) -> ConquianError:
-        return ConquianError(f"{self.path}:{line_of(self.lines, where)}: {path_text(where)}: {message}")
-
-
-def find_placeholders(value: object, path: tuple = ()) -> list[tuple]:
-    """The data paths whose value is the placeholder string, in document order."""
-    if value == PLACEHOLDER:
-        return [path]
-    found = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found += find_placeholders(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found += find_placeholders(v, path + (i,))
-    return found
-
-
-def _supported(path: tuple) -> bool:
-    if path == ("outcome",) or path == ("match", "expect") or path[:2] == ("match", "expect") and len(path) == 3:
-        return True
-    if len(path) < 3 or path[0] != "steps" or not isinstance(path[1], int):
-        return False
-    rest = path[2:]
-    return (
-        rest == ("expect",)
-        or rest[:2] == ("check", "state")
-        or rest[:3] == ("check", "observation", "match")
-        or rest == ("check", "legal", "actions")
-        or (len(rest) == 3 and rest[:2] == ("check", "perft") and isinstance(rest[2], int))
-    )
-
-
-_HINT = (
-    "a placeholder may stand for: expect, check.state (or keys in it), check.observation.match, "
-    "check.legal.actions, each count of check.perft, outcome, match.expect (scenarios/README.md, docs/authoring.md)"
-)
-
-
 def _fragment(full: dict, keys: tuple) -> dict:
     out = {}
     for key in keys:
@@ -157,31 +108,14 @@ def _fill(expected: object, got: object, whole: tuple) -> object:
     return expected
 
 
-def _has_placeholder(value: object) -> bool:
-    return bool(find_placeholders(value))
-
-
 def record_text(path: Path, text: str) -> Recording:
     """Fill the placeholders of one draft (its text given); the result is checked with lint."""
-    from ..spec.profiles import PROFILE_IDS
-
-    draft = _Draft(path, text)
+    draft = Draft(path, text)
     data = draft.data
-    placeholders = find_placeholders(data)
+    placeholders = check_placeholders(draft)
     if not placeholders:
         return Recording(path, text, text, 0, notes=[f"{path}: nothing to record (no value is '{PLACEHOLDER}')"])
-    for where in placeholders:
-        if not _supported(where):
-            raise draft.error(where, f"cannot record this value: {_HINT}")
-        if draft.index.is_aliased(where):
-            raise draft.error(where, f"cannot record a value written as an alias (*name): write {PLACEHOLDER} there")
-    profile = data.get("profile")
-    if profile not in PROFILE_IDS:
-        raise draft.error(("profile",), f"unknown profile {json_text(profile)} (known: {', '.join(PROFILE_IDS)})")
-    from ..spec.profiles import load_profile
-
-    draft.seats = load_profile(profile).seats  # (0, 1), or four seats for partnerships
-    _check_shape(draft, data)
+    check_shape(draft, data)
 
     fills: dict[tuple, object] = {}  # data path of a placeholder's container -> filled value
     if "match" in data:
@@ -210,18 +144,7 @@ def record_text(path: Path, text: str) -> Recording:
     return recording
 
 
-def _check_shape(draft: _Draft, data: dict) -> None:
-    """The draft must be a scenario wherever it is not a placeholder: the step interpreter walks
-    only well-formed scenarios (`check` and `lint` validate first). A schema error that involves no
-    placeholder is refused in one line; one at or around a placeholder is what recording fills."""
-    from ..spec.schemas import validator
-
-    for error in sorted(validator("scenario").iter_errors(data), key=lambda e: list(e.absolute_path)):
-        if not find_placeholders(error.instance):
-            raise draft.error(tuple(error.absolute_path), f"not a scenario here, so nothing can be recorded: {error.message[:200]}")
-
-
-def _walk(draft: _Draft):
+def _walk(draft: Draft):
     """The draft walked on the reference engine by the step interpreter (the one `check` uses):
     every step, its placeholders not judged but answered."""
     from ..conformance.reference import Reference
@@ -231,9 +154,9 @@ def _walk(draft: _Draft):
     return walk(Scenario(draft.data, draft.path, draft.lines), Reference(), keep_going=True, open_word=PLACEHOLDER)
 
 
-def _record_match(draft: _Draft, fills: dict) -> None:
+def _record_match(draft: Draft, fills: dict) -> None:
     match = draft.data["match"]
-    if not isinstance(match, dict) or _has_placeholder({k: v for k, v in match.items() if k != "expect"}):
+    if not isinstance(match, dict) or has_placeholder({k: v for k, v in match.items() if k != "expect"}):
         raise draft.error(("match",), "only match.expect can be recorded")
     try:
         walked = _walk(draft)
@@ -247,9 +170,9 @@ def _record_match(draft: _Draft, fills: dict) -> None:
     fills[("match", "expect")] = _fill(match["expect"], walked.match, keys)
 
 
-def _record_deal(draft: _Draft, fills: dict) -> None:
+def _record_deal(draft: Draft, fills: dict) -> None:
     data = draft.data
-    _check_deal(draft)
+    check_deal(draft)
     try:
         walked = _walk(draft)
     except (KeyError, TypeError) as exc:
@@ -268,65 +191,13 @@ def _record_deal(draft: _Draft, fills: dict) -> None:
         fills[("outcome",)] = walked.final_state.get("outcome")
 
 
-def _engine_error(draft: _Draft, where: tuple, exc: ConquianError) -> ConquianError:
+def _engine_error(draft: Draft, where: tuple, exc: ConquianError) -> ConquianError:
     if isinstance(exc, MalformedInput):
         return draft.error(where + field_path(exc.field), exc.message)
     return draft.error(where, str(exc))
 
 
-def _check_deal(draft: _Draft) -> None:
-    """What the walk needs of a draft deal before it can be walked: a setup, steps, and in each
-    step a seat with an action, an expectation of a known form, and seats and depths for its checks."""
-    setup, steps = draft.data.get("setup"), draft.data.get("steps")
-    if not isinstance(setup, dict):
-        raise draft.error(("setup",), "a deal scenario needs a setup: dealer, and hands + stock or deck")
-    if not isinstance(steps, list):
-        raise draft.error(("steps",), "steps must be a list (write `steps: []` for none)")
-    for i, step in enumerate(steps):
-        where = ("steps", i)
-        if not isinstance(step, dict):
-            raise draft.error(where, "a step is a mapping: seat + action, and/or check")
-        if "action" in step:
-            _check_action(draft, where, step)
-        check = step.get("check")
-        if check is not None and not isinstance(check, dict):
-            raise draft.error(where + ("check",), "a check is a mapping: state, observation, legal and/or perft")
-        _check_check(draft, where + ("check",), check or {})
-
-
-def _check_action(draft: _Draft, where: tuple, step: dict) -> None:
-    seat = step.get("seat")
-    if not _is_seat(seat, draft.seats):
-        raise draft.error(where + ("seat",), f"a step with an action names its seat, {_seats_text(draft)} (got {json_text(seat)})")
-    if _has_placeholder(step["action"]):
-        raise draft.error(where + ("action",), "the action itself cannot be recorded: write it out")
-    expect = step.get("expect", "accepted")
-    if expect not in ("accepted", PLACEHOLDER) and not (isinstance(expect, dict) and set(expect) == {"refused"}):
-        raise draft.error(where + ("expect",), f"expect is accepted, {{refused: CODE}} or {PLACEHOLDER} (got {json_text(expect)})")
-
-
-def _check_check(draft: _Draft, where: tuple, check: dict) -> None:
-    for kind, needed in (("observation", "match"), ("legal", "actions")):
-        part = check.get(kind)
-        if part is not None and not (isinstance(part, dict) and _is_seat(part.get("seat"), draft.seats)):
-            seat = part.get("seat") if isinstance(part, dict) else None
-            raise draft.error(where + (kind, "seat"), f"the seat must be written, {_seats_text(draft)} (got {json_text(seat)})")
-        if part is not None and (needed not in part or kind == "legal" and part[needed] != PLACEHOLDER and not isinstance(part[needed], list)):
-            raise draft.error(where + (kind,), f"{kind} needs {needed}: write it, or {PLACEHOLDER}")
-    perft = check.get("perft")
-    if perft is not None and not (isinstance(perft, list) and 1 <= len(perft) <= 4):
-        raise draft.error(where + ("perft",), "perft lists 1 to 4 depths: [record, record] for depths 1 and 2")
-
-
-def _is_seat(seat: object, seats: tuple[int, ...]) -> bool:
-    return type(seat) is int and seat in seats  # not True, not 1.0
-
-
-def _seats_text(draft: _Draft) -> str:
-    return ", ".join(map(str, draft.seats[:-1])) + f" or {draft.seats[-1]}"
-
-
-def _record_action(draft: _Draft, result, fills: dict) -> None:
+def _record_action(draft: Draft, result, fills: dict) -> None:
     """The action's answer fills `expect: record`; an explicit expect the engine does not give
     stops the recording (the steps after it would replay a different game)."""
     where = ("steps", result.index, "expect")
@@ -343,12 +214,12 @@ def _record_action(draft: _Draft, result, fills: dict) -> None:
         )
 
 
-def _record_check(draft: _Draft, where: tuple, check: dict, got: dict, fills: dict) -> None:
+def _record_check(draft: Draft, where: tuple, check: dict, got: dict, fills: dict) -> None:
     """Each check kind holding a placeholder is filled from what the walk got for it."""
-    if _has_placeholder(check.get("state")):
+    if has_placeholder(check.get("state")):
         fills[where + ("state",)] = _fill(check["state"], got["state"], STATE_KEYS)
     observation = check.get("observation")
-    if observation is not None and _has_placeholder(observation.get("match")):
+    if observation is not None and has_placeholder(observation.get("match")):
         fills[where + ("observation", "match")] = _fill(observation["match"], got["observation"], OBSERVATION_KEYS)
     legal = check.get("legal")
     if legal is not None and legal.get("actions") == PLACEHOLDER:
@@ -358,7 +229,7 @@ def _record_check(draft: _Draft, where: tuple, check: dict, got: dict, fills: di
         fills[where + ("perft",)] = [c if v == PLACEHOLDER else v for v, c in zip(perft, got["perft"])]
 
 
-def _edits(draft: _Draft, fills: dict) -> list:
+def _edits(draft: Draft, fills: dict) -> list:
     """One edit per anchor: the outermost flow collection holding a filled value (re-laid out
     as a whole, since a block value cannot sit inside a flow collection), else the value itself."""
     index, text = draft.index, draft.text
