@@ -17,8 +17,13 @@ import sys
 from .. import __version__
 from ..engine.errors import ConquianError, shown
 from ..engine.setup import check_seat
+from .lines import LineSplitter, TooLong
 from .protocol import CAPABILITIES, MATCH_ANSWER_KEYS, PROTOCOL_VERSION, STAKES_ANSWER_KEYS
 from .reference import Reference
+
+# The longest request line read, in bytes (docs/protocol.md, "Transport"): the runner's longest
+# request, a long session's `match`, is a few kilobytes; a longer line is answered with an error.
+MAX_REQUEST_LINE = 1 << 20
 
 
 class ReferenceAdapter:
@@ -161,21 +166,22 @@ def _seat(request: dict, name: str, seats: tuple[int, ...]) -> int:
 
 def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes). Every
-    line gets exactly one answer, whatever it holds."""
+    line gets exactly one answer, whatever it holds: a blank line and a line over
+    MAX_REQUEST_LINE bytes an error answer (the rest of an over-long line is skipped unread)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     adapter = ReferenceAdapter(Reference(trace=False), allow_profile_files=allow_profile_files)
     for line in _lines(stdin, stdout):
-        if not line.strip():
-            continue
-        try:
-            request = _DECODER.decode(line.decode("utf-8"))
-        except RecursionError:
-            request, answer = None, {"seq": None, "error": {"message": "not JSON this adapter reads: nested too deeply"}}
-        except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {str(exc)[:200]}"}}
-        else:
-            answer = adapter.handle(request)
+        request, answer = None, _unreadable(line)
+        if answer is None:
+            try:
+                request = _DECODER.decode(line.decode("utf-8"))
+            except RecursionError:
+                answer = _error_answer("not JSON this adapter reads: nested too deeply")
+            except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+                answer = _error_answer(f"not JSON: {str(exc)[:200]}")
+            else:
+                answer = adapter.handle(request)
         stdout.write(_encode(answer) + b"\n")
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break
@@ -183,25 +189,35 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     return 0
 
 
+def _unreadable(line: bytes | TooLong) -> dict | None:
+    """The error answer of a line that cannot hold a request (over-long, or blank), or None."""
+    if isinstance(line, TooLong):
+        return _error_answer(f"a request line over {MAX_REQUEST_LINE} bytes (it starts {line.head[:60]!r}); skipped")
+    if not line.strip():
+        return _error_answer("not JSON: a blank line (a request is one JSON object per line)")
+    return None
+
+
+def _error_answer(message: str) -> dict:
+    return {"seq": None, "error": {"message": message}}
+
+
 def _lines(stdin, stdout):
-    """The request lines (the last one without a newline if the input ends inside it). The
-    answers written so far are flushed whenever no whole request is waiting, before reading
+    """The request lines (the last one without a newline if the input ends inside it), and a
+    TooLong for each line over MAX_REQUEST_LINE bytes, read in linear time (lines.LineSplitter).
+    The answers written so far are flushed whenever no whole request is waiting, before reading
     more: a pipelined batch of requests is answered with one write, not one per answer, and an
     answer is never held back while its requester waits for it."""
-    buffer, start = b"", 0
+    splitter = LineSplitter(MAX_REQUEST_LINE)
     while True:
-        end = buffer.find(b"\n", start)
-        if end >= 0:
-            yield buffer[start : end + 1]
-            start = end + 1
-            continue
         stdout.flush()
         data = stdin.read1(1 << 16)
         if not data:
-            if start < len(buffer):
-                yield buffer[start:]
+            rest = splitter.rest()
+            if rest:
+                yield rest
             return
-        buffer, start = buffer[start:] + data, 0
+        yield from splitter.feed(data)
 
 
 def _no_constant(name: str):
