@@ -157,3 +157,16 @@ def test_every_line_is_answered_exactly_once_a_blank_one_too(blank):
     answers = _answers([blank, b'{"seq":7,"cmd":"stop"}'])
     assert len(answers) == 2 and answers[0]["seq"] is None and "blank line" in answers[0]["error"]["message"]
     assert answers[1] == {"seq": 7, "ok": True}
+
+
+@pytest.mark.parametrize("profile", PROFILE_IDS)
+@pytest.mark.parametrize("entry, field", [
+    ({"result": "win", "winner": None, "how": "target_reached"}, "deals[0].winner"),
+    ({"result": "win", "winner": None, "how": "rummy"}, "deals[0]"),  # rummy: the field, or a profile without rummy wins
+    ({"result": "draw", "winner": 1, "how": "stock_exhausted"}, "deals[0].winner"),
+    ({"result": "win", "winner": True, "how": "target_reached"}, "deals[0].winner"),
+])
+def test_a_match_entry_whose_winner_does_not_fit_its_result_is_one_error_naming_the_field(profile, entry, field):
+    answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [entry]})
+    message = answer["error"]["message"]
+    assert message.startswith(field) and "internal error" not in message and "\n" not in message

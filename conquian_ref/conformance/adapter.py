@@ -120,10 +120,15 @@ class ReferenceAdapter:
         profile_id = self._profile(request)
         first_dealer = _seat(request, "first_dealer", self.reference.profile_loader(profile_id).seats)
         deals = _field(request, "deals")
-        check_entry = definition_validator("scenario", "/$defs/match_entry")
+        if not isinstance(deals, list):
+            raise ConquianError(f"deals: a list of deal outcomes, got {shown(deals)}")
         for i, entry in enumerate(deals):
-            for err in check_entry.iter_errors(entry):
-                raise ConquianError(f"deals[{i}]: {err.message}")
+            # Checked against the one form it claims (a misdeal, or an outcome), so that the
+            # error names the field at fault, not only "valid under none of the forms".
+            form = "/$defs/misdeal" if isinstance(entry, dict) and "misdeal" in entry else "/$defs/outcome"
+            for err in sorted(definition_validator("scenario", form).iter_errors(entry), key=lambda e: list(map(str, e.absolute_path))):
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+                raise ConquianError(f"deals[{i}]{where}: {err.message}")
         # A deal after the match is won is an error, not a score (the engine's Match refuses it).
         full = self.reference.match(profile_id, first_dealer, deals)
         # The stakes keys only for a stakes profile: the answer of the other profiles is unchanged.
