@@ -55,14 +55,16 @@ def test_the_protocol_version_and_capabilities_are_written_in_one_module():
             assert "PROTOCOL_VERSION =" not in text and '"legal_actions", "perft"' not in text, path.name
 
 
-def test_every_failure_kind_raised_is_a_documented_kind():
+def test_every_adapter_failure_raised_is_one_documented_class_per_kind():
+    classes = {cls.__name__ for cls in failures.FAILURES.values()}
     raised = set()
     for module in (client, driver, transport):
         text = Path(module.__file__).read_text(encoding="utf-8")
-        raised |= set(re.findall(r'AdapterFailure\("(\w+)"', text))
-    assert raised and raised <= set(failures.KINDS)
-    for kind in failures.KINDS:
-        assert f"| {kind}" in failures.__doc__
+        raised |= set(re.findall(r"raise (\w+)\(", text)) & (classes | {"AdapterFailure"})
+    assert raised == classes  # every class raised somewhere, never the bare base class
+    assert len(failures.FAILURES) == len(failures.FailureKind)  # one class per kind
+    for kind, cls in failures.FAILURES.items():
+        assert f"`{cls.__name__}`" in failures.__doc__ and cls.kind == kind and kind in failures.KINDS
 
 
 def test_a_bad_answer_names_its_command():

@@ -18,7 +18,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from .failures import AdapterFailure
+from .failures import AdapterFailure, BadAnswer, Crash, ErrorAnswer, Garbage, Timeout, WrongSeq
 from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
 from .transport import AdapterProcess, parse_answer, safe_text
 
@@ -90,7 +90,7 @@ class Connection:
             try:
                 self._process = AdapterProcess(self.impl)
             except OSError as exc:
-                raise AdapterFailure("crash", f"cannot start {self.impl!r}: {exc}") from None
+                raise Crash(f"cannot start {self.impl!r}: {exc}") from None
         per_message, self.timeout = self.timeout, max(self.timeout, START_TIMEOUT)
         try:
             answer = self.request("start", version=PROTOCOL_VERSION)
@@ -98,10 +98,10 @@ class Connection:
             self.timeout = per_message
         for key in ANSWER_KEYS["start"]:
             if key not in answer:
-                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail, "start")
+                raise BadAnswer(f"the start answer lacks {key!r}", self.stderr_tail, "start")
         problem = handshake_problem(answer)
         if problem:
-            raise AdapterFailure("bad_answer", f"the start answer cannot begin a run: {problem}", self.stderr_tail, "start")
+            raise BadAnswer(f"the start answer cannot begin a run: {problem}", self.stderr_tail, "start")
         self.handshake = Handshake(answer["implementation"], list(answer["profiles"]), set(answer["capabilities"]), answer)
         return self.handshake
 
@@ -138,16 +138,16 @@ class Connection:
             return self.timeout
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise AdapterFailure("timeout", "the run deadline has passed", self.stderr_tail)
+            raise Timeout("the run deadline has passed", self.stderr_tail)
         return min(self.timeout, left)
 
     def _read(self, cmd: str) -> dict:
         wait = self._wait()
         try:
             return self._process.read_answer(cmd, wait)
-        except AdapterFailure as exc:
-            if exc.kind == "timeout" and self.past_deadline:
-                raise AdapterFailure("timeout", f"the run deadline passed waiting for the answer to {cmd!r}", exc.stderr, cmd) from None
+        except Timeout as exc:
+            if self.past_deadline:
+                raise Timeout(f"the run deadline passed waiting for the answer to {cmd!r}", exc.stderr, cmd) from None
             raise
 
     # -- messages ------------------------------------------------------------------------------
@@ -245,12 +245,12 @@ class Connection:
         if self.trace:
             self.trace("answer", answer)
         if answer.get("seq") != seq:
-            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
+            raise WrongSeq(f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
             text = text if isinstance(text, str) else json.dumps(text)
-            raise AdapterFailure("error", f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
+            raise ErrorAnswer(f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
         return answer
 
     def _direct_exchange(self, message: dict) -> dict:
@@ -260,13 +260,13 @@ class Connection:
         try:
             answer = self._direct.handle(json.loads(json.dumps(message)))
         except Exception as exc:  # the adapter's own bug: report it against this scenario
-            raise AdapterFailure("crash", f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+            raise Crash(f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
         if not isinstance(answer, dict):
-            raise AdapterFailure("garbage", f"handle() returned {type(answer).__name__}, not an object")
+            raise Garbage(f"handle() returned {type(answer).__name__}, not an object")
         try:  # the same checks as an answer line: JSON values only, no NaN, not too deep, UTF-8 text
             return parse_answer(json.dumps(answer, ensure_ascii=True).encode())
         except (TypeError, ValueError, RecursionError) as exc:
-            raise AdapterFailure("garbage", f"handle() returned {str(exc)[:120]}") from None
+            raise Garbage(f"handle() returned {str(exc)[:120]}") from None
 
 
 def _shown(value: object, limit: int = 60) -> str:
@@ -307,13 +307,13 @@ def _load_python_adapter(spec: str):
     except ModuleNotFoundError as exc:
         hint = (f"; run from the folder that holds {exc.name.split('.')[0]!r}, or put that folder on PYTHONPATH"
                 if exc.name and module_name.startswith(exc.name) else "")
-        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}{hint}") from None
+        raise Crash(f"cannot load python:{spec}: {exc}{hint}") from None
     except Exception as exc:  # the module itself fails to import: its own error, one line
-        raise AdapterFailure("crash", f"cannot load python:{spec}: {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        raise Crash(f"cannot load python:{spec}: {type(exc).__name__}: {exc}", traceback.format_exc()) from None
     try:
         return factory()
     except Exception as exc:
-        raise AdapterFailure("crash", f"python:{spec}: {attr or 'Adapter'}() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        raise Crash(f"python:{spec}: {attr or 'Adapter'}() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
 
 
 def describe_command(impl: str) -> str:

@@ -14,7 +14,7 @@ shape its command answers with (conformance.protocol.ANSWER_SHAPES) before anyth
 from __future__ import annotations
 
 from .client import Connection
-from .failures import AdapterFailure
+from .failures import AdapterFailure, BadAnswer
 from .protocol import ANSWER_KEYS, answer_shape_problem
 
 # Why a deck order sent as hands leaves something untested (steps.Walk.skipped_checks).
@@ -99,10 +99,10 @@ class ImplementationDriver:
     def _has_keys(self, cmd: str, answer: dict) -> dict:
         for key in ANSWER_KEYS[cmd]:
             if key not in answer:
-                raise AdapterFailure("bad_answer", f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
+                raise BadAnswer(f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
         problem = answer_shape_problem(cmd, answer)
         if problem:
-            raise AdapterFailure("bad_answer", problem, self.conn.stderr_tail, cmd)
+            raise BadAnswer(problem, self.conn.stderr_tail, cmd)
         return answer
 
     def _unpacked(self, cmd: str, answer: dict):

@@ -37,6 +37,7 @@ import pytest
 from .check import select
 from .client import Connection
 from .failures import AdapterFailure
+from .results import Status
 from ..engine.errors import ConquianError
 from ..spec.known import KnownFailures
 from ..spec.scenario import corpus_dir, load_corpus
@@ -73,11 +74,11 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         conn = connection()
         handshake = conn.handshake
         result = run_one(conn, scenario, handshake, KnownFailures())  # by id: the xfail marks
-        if result.status == "skipped":
+        if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == "errored":
+        if result.status == Status.ERRORED:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
-        if result.status != "passed":
+        if result.status != Status.PASSED:
             text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
             xfail_if_known_by_rule_or_cause(result)
             pytest.fail(text, pytrace=False)
@@ -89,7 +90,8 @@ def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, kn
     """A failing scenario as `conquian-ref check` reports it: its first divergence from the
     reference (replayed side by side on `conn`, restarted first), then the report's block. The
     known failures are applied as check applies them (the result may become an xfail)."""
-    from .check import Run, diagnose_failures
+    from .check import diagnose_failures
+    from .results import Run
     from .reports import failure_block
     from .transport import safe_text
 
@@ -201,11 +203,11 @@ class ScenarioItem(pytest.Item):
         conn = self.plugin.connection()
         # Known failures by id are the items' xfail markers: the runner classifies without them.
         result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
-        if result.status == "skipped":
+        if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == "errored":
+        if result.status == Status.ERRORED:
             self.plugin.drop()
-        if result.status == "passed":
+        if result.status == Status.PASSED:
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
         text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known)

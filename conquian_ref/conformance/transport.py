@@ -30,7 +30,7 @@ import subprocess
 import time
 from collections import deque
 
-from .failures import AdapterFailure
+from .failures import Crash, Garbage, Partial, Timeout, TooLarge
 from .lines import LineSplitter, TooLong
 
 MAX_LINE = 8 * 1024 * 1024  # bytes in one answer line
@@ -102,17 +102,17 @@ class AdapterProcess:
         """The next answer line as a JSON object (the answer to a `cmd` request), or AdapterFailure."""
         kind, line = self.read_line(timeout)
         if kind == "timeout":
-            raise AdapterFailure("timeout", f"no answer to {cmd!r} within {timeout:g} s", self.stderr_tail)
+            raise Timeout(f"no answer to {cmd!r} within {timeout:g} s", self.stderr_tail)
         if kind == "too_large":
-            raise AdapterFailure("too_large", f"an answer line over {MAX_LINE} bytes (starts {line[:60]!r})", self.stderr_tail)
+            raise TooLarge(f"an answer line over {MAX_LINE} bytes (starts {line[:60]!r})", self.stderr_tail)
         if kind == "eof":
-            raise AdapterFailure("crash", self.exit_text(), self.stderr_tail)
+            raise Crash(self.exit_text(), self.stderr_tail)
         if not line.endswith(b"\n"):
-            raise AdapterFailure("partial", f"output ended inside a line: {line[:120]!r}", self.stderr_tail)
+            raise Partial(f"output ended inside a line: {line[:120]!r}", self.stderr_tail)
         try:
             return parse_answer(line)
         except ValueError as exc:
-            raise AdapterFailure("garbage", f"{exc}: {line[:120]!r}", self.stderr_tail) from None
+            raise Garbage(f"{exc}: {line[:120]!r}", self.stderr_tail) from None
 
     # -- stdin ---------------------------------------------------------------------------------
     def write(self, data: bytes, timeout: float = 10.0) -> None:
@@ -134,9 +134,9 @@ class AdapterProcess:
         try:
             self.write(data, timeout)
         except TimeoutError as exc:
-            raise AdapterFailure("timeout", f"{exc} (a {cmd!r} request)", self.stderr_tail, cmd) from None
+            raise Timeout(f"{exc} (a {cmd!r} request)", self.stderr_tail, cmd) from None
         except OSError:
-            raise AdapterFailure("crash", self.exit_text(), self.stderr_tail, cmd) from None
+            raise Crash(self.exit_text(), self.stderr_tail, cmd) from None
 
     # -- stderr --------------------------------------------------------------------------------
     def _drain_stderr(self) -> None:
