@@ -18,7 +18,7 @@ from .. import __version__
 from ..engine.errors import ConquianError, shown
 from ..engine.setup import check_seat
 from .lines import LineSplitter, TooLong
-from .protocol import CAPABILITIES, MATCH_ANSWER_KEYS, PROTOCOL_VERSION, STAKES_ANSWER_KEYS
+from .protocol import CAPABILITIES, COMMANDS, PROTOCOL_VERSION, Command, match_answer
 from .reference import Reference
 
 # The longest request line read, in bytes (docs/protocol.md, "Transport"): the runner's longest
@@ -42,15 +42,19 @@ class ReferenceAdapter:
         return self.reference.game
 
     def handle(self, request: object) -> dict:
+        """The answer to one request: by the handler of its command (`cmd_<name>`), or, for a
+        plain query with none (state, observation, legal), by the Reference method of its name
+        with the request fields its protocol.Command declares."""
         seq = request.get("seq") if isinstance(request, dict) else None
         try:
             if not isinstance(request, dict):
                 raise ConquianError("a request is a JSON object")
             cmd = request.get("cmd")
-            handler = getattr(self, f"cmd_{cmd}", None) if isinstance(cmd, str) else None
-            if handler is None:
+            command = COMMANDS.get(cmd) if isinstance(cmd, str) else None
+            if command is None:
                 raise ConquianError(f"unknown command {shown(cmd)}")
-            answer = handler(request)
+            handler = getattr(self, f"cmd_{cmd}", None)
+            answer = handler(request) if handler is not None else self._query(command, request)
         except ConquianError as exc:
             answer = {"error": {"message": str(exc)}}
         except Exception as exc:  # a bug of this adapter: still an answer, never a dead process
@@ -58,6 +62,13 @@ class ReferenceAdapter:
 
             answer = {"error": {"message": f"internal error: {type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}}
         return {"seq": seq, **answer}
+
+    def _query(self, command: Command, request: dict) -> dict:
+        """A query of the deal: its declared fields read (a seat checked against the table), the
+        Reference method of the command's name asked, its value under the answer's key."""
+        seats = self._game().profile.seats
+        args = [_seat(request, name, seats) if name == "seat" else _field(request, name) for name in command.request]
+        return {command.answer[0]: getattr(self.reference, command.name)(*args)}
 
     def cmd_start(self, request: dict) -> dict:
         from ..spec.profiles import PROFILE_IDS
@@ -92,17 +103,16 @@ class ReferenceAdapter:
             return {"result": "refused", "reason": refusal.reason, "message": refusal.message}
         return {"result": "accepted"}
 
+    # The plain queries, answered from their declarations alone; written out as handlers so that
+    # an adapter wrapping this one (tests/adapters, the mutants) can override and call them.
     def cmd_state(self, request: dict) -> dict:
-        self._game()
-        return {"state": self.reference.state()}
+        return self._query(COMMANDS["state"], request)
 
     def cmd_observation(self, request: dict) -> dict:
-        self._game()
-        return {"observation": self.reference.observation(_seat(request, "seat", self._game().profile.seats))}
+        return self._query(COMMANDS["observation"], request)
 
     def cmd_legal(self, request: dict) -> dict:
-        self._game()
-        return {"actions": self.reference.legal(_seat(request, "seat", self._game().profile.seats))}
+        return self._query(COMMANDS["legal"], request)
 
     def cmd_perft(self, request: dict) -> dict:
         self._game()
@@ -130,9 +140,7 @@ class ReferenceAdapter:
                 where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
                 raise ConquianError(f"deals[{i}]{where}: {err.message}")
         # A deal after the match is won is an error, not a score (the engine's Match refuses it).
-        full = self.reference.match(profile_id, first_dealer, deals)
-        # The stakes keys only for a stakes profile: the answer of the other profiles is unchanged.
-        return {"match": {k: full[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in full}}
+        return {"match": match_answer(self.reference.match(profile_id, first_dealer, deals))}
 
     def cmd_stop(self, request: dict) -> dict:
         return {"ok": True}

@@ -122,13 +122,13 @@ def run_check(
         from ..spec.rulebook import load_rules
 
         known.check_names({s.id for s in everything}, set(load_rules()))
-    trace = None
+    on_message = None
     if validate_messages:
         from .protocol import MessageValidator
 
-        trace = MessageValidator()
+        on_message = MessageValidator()
     seconds = deadline if deadline is not None else default_deadline(len(chosen))
-    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace, deadline=time.monotonic() + seconds)
+    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, on_message=on_message, deadline=time.monotonic() + seconds)
     started = time.perf_counter()
     try:
         handshake = conn.start()

@@ -19,7 +19,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from .failures import AdapterFailure, BadAnswer, Crash, ErrorAnswer, Garbage, Timeout, WrongSeq
-from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
+from .protocol import COMMANDS, PROTOCOL_VERSION, handshake_problem
 from .transport import AdapterProcess, parse_answer, safe_text
 
 # The handshake waits at least START_TIMEOUT: starting a process (a JVM, node, a Python engine's
@@ -62,13 +62,15 @@ class Handshake:
 class Connection:
     """One implementation under test: `request(cmd, **fields)` returns its answer object."""
 
-    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None, deadline: float | None = None):
+    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, on_message=None, deadline: float | None = None):
         self.impl = impl
         self.timeout = timeout
         # The run deadline (time.monotonic()), or None: no read or write waits past it, and once
         # it has passed every request is a `timeout` failure (the runner stops the run).
         self.deadline = deadline
-        self.trace = trace  # a callable(direction, message) for `--validate-messages` and logs
+        # Told of every message: a callable(direction, message), direction "request", "answer" or
+        # "restart" (message None); `--validate-messages` passes a protocol.MessageValidator.
+        self.on_message = on_message
         self.seq = 0
         self._process: AdapterProcess | None = None
         self._direct = None
@@ -78,8 +80,8 @@ class Connection:
     def start(self) -> Handshake:
         """Start the adapter and do the handshake; AdapterFailure if it cannot."""
         self.close()
-        if self.trace:
-            self.trace("restart", None)
+        if self.on_message:
+            self.on_message("restart", None)
         if self.impl == REFERENCE:
             from .adapter import ReferenceAdapter
 
@@ -96,7 +98,7 @@ class Connection:
             answer = self.request("start", version=PROTOCOL_VERSION)
         finally:
             self.timeout = per_message
-        for key in ANSWER_KEYS["start"]:
+        for key in COMMANDS["start"].answer:
             if key not in answer:
                 raise BadAnswer(f"the start answer lacks {key!r}", self.stderr_tail, "start")
         problem = handshake_problem(answer)
@@ -236,14 +238,14 @@ class Connection:
     def _message(self, cmd: str, fields: dict) -> dict:
         self.seq += 1
         message = {"seq": self.seq, "cmd": cmd, **fields}
-        if self.trace:
-            self.trace("request", message)
+        if self.on_message:
+            self.on_message("request", message)
         return message
 
     def _checked(self, answer: dict, cmd: str, seq: int) -> dict:
         """The answer to request `seq`, or AdapterFailure (wrong seq, or an error answer)."""
-        if self.trace:
-            self.trace("answer", answer)
+        if self.on_message:
+            self.on_message("answer", answer)
         if answer.get("seq") != seq:
             raise WrongSeq(f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:

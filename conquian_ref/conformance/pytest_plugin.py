@@ -135,8 +135,8 @@ class CorpusPlugin:
             from .client import DEFAULT_TIMEOUT
             from .protocol import MessageValidator
 
-            trace = MessageValidator() if self.config.getoption("conquian_validate_messages") else None
-            conn = Connection(self.impl, self.config.getoption("conquian_timeout") or DEFAULT_TIMEOUT, trace=trace)
+            validate = MessageValidator() if self.config.getoption("conquian_validate_messages") else None
+            conn = Connection(self.impl, self.config.getoption("conquian_timeout") or DEFAULT_TIMEOUT, on_message=validate)
             try:
                 self.handshake = conn.start()
             except AdapterFailure as exc:
