@@ -43,7 +43,6 @@ class Failure:
         return "\n".join(lines)
 
 
-
 class Judge:
     """What makes an answer right: one method per part of a step, the outcome judged in walk."""
 
@@ -61,7 +60,8 @@ class Judge:
         return isinstance(value, list) and any(self.is_open(v) for v in value)
 
     def step(self, result, answers, divide) -> None:
-        """Judge each part of the step in plan order (the action, then each check kind)."""
+        """Judge each part of the step in plan order (the action, then each check kind): `result`
+        is its steps.StepResult, which gets the failures; `answers` its answers by role."""
         step, check = result.step, result.step.get("check") or {}
         result.answers = answers.got  # filled as the answers are read
         parts = (["action"] if "action" in step else []) + [kind for kind in JUDGES if kind in check and kind not in self.skip]

@@ -227,7 +227,7 @@ class Lockstep:
     def _judge(self, check: tuple, got: object) -> Divergence | None:
         kind, where, step, seat, action, want, rules = check
         if kind == "setup":
-            return None  # the answer carries `ok` (ANSWER_KEYS), nothing to compare
+            return None  # the answer carries `ok` (its protocol.Command), nothing to compare
         if kind == "legal":
             if not isinstance(got, list) or not all(isinstance(a, dict) for a in got):
                 raise _Adapter(BadAnswer(f"legal: not a list of actions: {short(got)}"), where, step, seat, None)
