@@ -22,14 +22,28 @@ OPTIONS = (
 def pytest_addoption(parser):
     group = parser.getgroup("conquian", "conquian-ref conformance corpus")
     for flag, settings in OPTIONS:
-        group.addoption(flag, dest=flag[2:].replace("-", "_"), **settings)
+        group.addoption(flag, dest=_dest(flag), **settings)
 
 
 def pytest_configure(config):
     if config.getoption("conquian_impl", None):
         from .conformance.pytest_plugin import CorpusPlugin
 
-        config.pluginmanager.register(CorpusPlugin(config), "conquian-corpus")
+        config.pluginmanager.register(CorpusPlugin(config), "conquian-corpus")  # its options checked first
+        return
+    given = [flag for flag, settings in OPTIONS[1:] if config.getoption(_dest(flag), None) not in (None, False)]
+    if given:  # never a silent run that checks nothing
+        import pytest
+
+        raise pytest.UsageError(
+            f"{given[0]} is given without --conquian-impl, so no scenario would run. If your ini file's addopts "
+            f"give --conquian-impl, pytest did not read it: a path given as '{given[0]} PATH' outside the project "
+            f"moves pytest's rootdir (now {config.rootpath}); write '{given[0]}=PATH' or pass --rootdir"
+        )
+
+
+def _dest(flag: str) -> str:
+    return flag[2:].replace("-", "_")
 
 
 def __getattr__(name: str):

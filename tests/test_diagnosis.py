@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.conformance.check import Result, Run, needs, run_check
+from conquian_ref.conformance.check import needs, run_check
+from conquian_ref.conformance.results import Result, Run
 from conquian_ref.conformance.client import Handshake
 from conquian_ref.conformance.diagnosis import Cause, Divergence
-from conquian_ref.conformance.failures import AdapterFailure
+from conquian_ref.conformance.failures import Crash
 from conquian_ref.conformance.reference import Reference
 from conquian_ref.conformance.reports import causes, json_report, json_text, junit_report, side_by_side, text_report
-from conquian_ref.conformance.steps import Failure
+from conquian_ref.conformance.judges import Failure
 from conquian_ref.engine.errors import ConquianError
 from conquian_ref.spec.known import Entry, KnownFailures
 from conquian_ref.spec.scenario import corpus_dir, load_scenario
@@ -229,7 +230,7 @@ def hostile_run(real) -> Run:
     s = type(real)(data, Path("/tmp/" + HOSTILE + ".yaml"), real.lines)
     handshake = Handshake({"name": HOSTILE, "version": HOSTILE, "language": HOSTILE}, [s.profile], {"state", HOSTILE})
     failure = Failure(0, "expect" + HOSTILE, {"refused": HOSTILE, "n": math.nan}, [math.inf, -math.inf, HOSTILE], HOSTILE)
-    adapter = AdapterFailure("crash", HOSTILE + "\nsecond line", HOSTILE + "\n" + HOSTILE, "apply")
+    adapter = Crash(HOSTILE + "\nsecond line", HOSTILE + "\n" + HOSTILE, "apply")
     divergence = Divergence(1, "state", [(HOSTILE, math.nan, HOSTILE)], Cause(HOSTILE, (HOSTILE,), (HOSTILE,)), {"type": HOSTILE})
     run = Run(HOSTILE, handshake, corpus=HOSTILE, stopped_early="stopped early: " + HOSTILE)
     run.results = [

@@ -98,3 +98,75 @@ def test_issue_12_a_match_of_many_deals_gets_its_answer():
     for profile in PROFILE_IDS:
         answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [draw] * 2000})
         assert "match" in answer or "error" in answer
+
+
+# -- a bounded line reader: every line answered once, an over-long one in linear time ----------
+class _Chunks(io.RawIOBase):
+    """Stdin giving `total` bytes of one line of padding in 64 KiB reads, then `tail`; nothing is
+    held in memory but one chunk (a 64 MB line is never built)."""
+
+    def __init__(self, head: bytes, total: int, tail: bytes):
+        self.head, self.left, self.tail = head, total, tail
+
+    def read1(self, size: int = -1) -> bytes:
+        if self.head:
+            out, self.head = self.head, b""
+            return out
+        if self.left > 0:
+            n = min(1 << 16, self.left)
+            self.left -= n
+            return b"x" * n
+        out, self.tail = self.tail, b""
+        return out
+
+
+def test_a_request_line_over_the_limit_gets_one_error_answer_and_the_next_line_is_answered():
+    from conquian_ref.conformance.adapter import MAX_REQUEST_LINE
+
+    # A valid request padded past the limit: answered with the limit, never parsed.
+    line = b'{"seq": 1, "cmd": "stop", "pad": "' + b"x" * MAX_REQUEST_LINE + b'"}'
+    answers = _answers([line, b'{"seq":2,"cmd":"start","version":1}', b'{"seq":3,"cmd":"stop"}'])
+    assert len(answers) == 3
+    assert answers[0]["seq"] is None and f"over {MAX_REQUEST_LINE} bytes" in answers[0]["error"]["message"]
+    assert answers[1]["seq"] == 2 and "capabilities" in answers[1] and answers[2] == {"seq": 3, "ok": True}
+
+
+def test_docs_protocol_states_the_request_line_limit():
+    from pathlib import Path
+
+    from conquian_ref.conformance.adapter import MAX_REQUEST_LINE
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert MAX_REQUEST_LINE == 1 << 20 and "1 MiB" in text
+
+
+def test_a_64_mb_request_line_is_read_in_linear_time():
+    import time
+
+    out = io.BytesIO()
+    started = time.perf_counter()
+    serve(_Chunks(b'{"seq": 1, "pad": "', 64 << 20, b'"}\n{"seq":2,"cmd":"stop"}\n'), out)
+    took = time.perf_counter() - started
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 2 and "error" in answers[0] and answers[1] == {"seq": 2, "ok": True}
+    assert took < 10, took  # seconds; the quadratic reader took minutes (100 MB: 122-209 s)
+
+
+@pytest.mark.parametrize("blank", [b"", b" \t", b"\r", b"   "], ids=repr)
+def test_every_line_is_answered_exactly_once_a_blank_one_too(blank):
+    answers = _answers([blank, b'{"seq":7,"cmd":"stop"}'])
+    assert len(answers) == 2 and answers[0]["seq"] is None and "blank line" in answers[0]["error"]["message"]
+    assert answers[1] == {"seq": 7, "ok": True}
+
+
+@pytest.mark.parametrize("profile", PROFILE_IDS)
+@pytest.mark.parametrize("entry, field", [
+    ({"result": "win", "winner": None, "how": "target_reached"}, "deals[0].winner"),
+    ({"result": "win", "winner": None, "how": "rummy"}, "deals[0]"),  # rummy: the field, or a profile without rummy wins
+    ({"result": "draw", "winner": 1, "how": "stock_exhausted"}, "deals[0].winner"),
+    ({"result": "win", "winner": True, "how": "target_reached"}, "deals[0].winner"),
+])
+def test_a_match_entry_whose_winner_does_not_fit_its_result_is_one_error_naming_the_field(profile, entry, field):
+    answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [entry]})
+    message = answer["error"]["message"]
+    assert message.startswith(field) and "internal error" not in message and "\n" not in message

@@ -32,7 +32,8 @@ def test_capabilities_are_the_schemas_and_the_reference_declares_them_all():
 
 
 def test_every_answer_key_is_required_by_the_schema():
-    for cmd, keys in protocol.ANSWER_KEYS.items():
+    for cmd, command in protocol.COMMANDS.items():
+        keys = command.answer
         answer, _error = (_resolved(form) for form in SCHEMA["$defs"]["answer_to"][cmd]["oneOf"])
         for form in answer.get("oneOf", [answer]):  # `apply`: accepted or refused
             assert set(keys) <= set(_resolved(form)["required"]), cmd
@@ -55,14 +56,43 @@ def test_the_protocol_version_and_capabilities_are_written_in_one_module():
             assert "PROTOCOL_VERSION =" not in text and '"legal_actions", "perft"' not in text, path.name
 
 
-def test_every_failure_kind_raised_is_a_documented_kind():
+def test_every_command_is_one_declaration_that_the_adapter_the_driver_and_the_reference_answer():
+    from conquian_ref.conformance.reference import Reference
+
+    for name, command in protocol.COMMANDS.items():
+        answer = ReferenceAdapter().handle({"seq": 1, "cmd": name})
+        assert "unknown command" not in json.dumps(answer), name
+        if name not in ("start", "stop"):  # the driver calls, one per deal or match request
+            assert callable(getattr(Reference, name)) and callable(getattr(driver.ImplementationDriver, name)), name
+    assert protocol.CHECK_CAPABILITIES == {kind: protocol.COMMANDS[kind].capability for kind in protocol.CHECK_CAPABILITIES}
+
+
+def test_a_new_query_command_is_one_declaration_and_one_reference_method(monkeypatch):
+    from conquian_ref.conformance.reference import Reference
+
+    declared = protocol.Command("hand_size", ("seat",), ("size",), lambda v: isinstance(v, int), "an integer")
+    monkeypatch.setitem(protocol.COMMANDS, "hand_size", declared)
+    monkeypatch.setattr(Reference, "hand_size", lambda self, seat: len(self.state()["hands"][seat]), raising=False)
+    conn = client.Connection("reference")
+    conn.start()
+    scenario = _one_scenario()
+    drive = driver.ImplementationDriver(conn)
+    drive.setup(scenario.profile, scenario.data["setup"])
+    assert drive._request("hand_size", 1) == len(drive.state()["hands"][1]) > 0  # no handler, no driver code
+    with pytest.raises(failures.ErrorAnswer, match="a seat is"):
+        drive._request("hand_size", 7)  # the declared seat field is checked as every seat is
+
+
+def test_every_adapter_failure_raised_is_one_documented_class_per_kind():
+    classes = {cls.__name__ for cls in failures.FAILURES.values()}
     raised = set()
     for module in (client, driver, transport):
         text = Path(module.__file__).read_text(encoding="utf-8")
-        raised |= set(re.findall(r'AdapterFailure\("(\w+)"', text))
-    assert raised and raised <= set(failures.KINDS)
-    for kind in failures.KINDS:
-        assert f"| {kind}" in failures.__doc__
+        raised |= set(re.findall(r"raise (\w+)\(", text)) & (classes | {"AdapterFailure"})
+    assert raised == classes  # every class raised somewhere, never the bare base class
+    assert len(failures.FAILURES) == len(failures.FailureKind)  # one class per kind
+    for kind, cls in failures.FAILURES.items():
+        assert f"`{cls.__name__}`" in failures.__doc__ and cls.kind == kind and kind in failures.KINDS
 
 
 def test_a_bad_answer_names_its_command():

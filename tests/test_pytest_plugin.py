@@ -11,8 +11,10 @@ from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
 
+import pytest
 import yaml
 
+from conquian_ref import PROFILE_IDS
 from conquian_ref.conformance.check import run_check
 from conquian_ref.conformance.reports import text_report
 from conquian_ref.spec.scenario import corpus_dir, find_scenario_files, load_scenario
@@ -177,9 +179,47 @@ def test_issue_11_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytes
 
 def test_issue_13_plugin_bad_corpus_option_is_one_line(pytester):
     result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "nowhere")
-    out = result.stdout.str()
-    assert result.ret != 0 and "conquian: --conquian-corpus: nowhere: no such folder" in out, out
-    assert "Traceback" not in out
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "--conquian-corpus: nowhere: no such folder" in err, err
+    assert "Traceback" not in err + result.stdout.str()
+
+
+# -- the plugin checks its options as check does: a run that tests nothing never passes ----------
+@pytest.mark.parametrize("option, value, says", [
+    ("--conquian-profile", "anglo-americn-v1", "--conquian-profile: unknown profile 'anglo-americn-v1'"),
+    ("--conquian-known-failures", "no-such-file.yaml", "--conquian-known-failures: no-such-file.yaml: no such known-failures file"),
+    ("--conquian-timeout", "-1", "--conquian-timeout: -1 is not a positive number"),
+])
+def test_a_plugin_option_naming_nothing_is_a_usage_error_not_a_pass(pytester, option, value, says):
+    pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, option, value)
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and says in err and "passed" not in result.stdout.str(), err
+
+
+def test_a_profile_with_no_scenario_in_the_corpus_is_an_error_as_in_check(pytester):
+    small_corpus(pytester)  # deal scenarios of one profile only
+    other = next(p for p in PROFILE_IDS if p not in {yaml.safe_load(d.read_text(encoding="utf-8"))["profile"] for d in DEALS})
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
+                                "--conquian-profile", other)
+    assert result.ret != 0 and f"no scenario of profile {other!r}" in result.stdout.str(), result.stdout.str()
+
+
+def test_a_known_failures_path_outside_the_project_never_silently_disables_the_plugin(pytester, tmp_path_factory):
+    # pytest takes '--opt PATH' outside the project for a path to test and moves its rootdir, so
+    # the project's ini file (which gives --conquian-impl) is not read: that run checked nothing
+    # and passed.
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "known.yaml"
+    elsewhere.write_text(f"- id: {IDS[0]}\n  reason: pretend house rule\n", encoding="utf-8")
+    small_corpus(pytester)
+    pytester.makeini(f"[pytest]\naddopts = --conquian-impl {REFERENCE_IMPL} --conquian-corpus corpus -p no:cacheprovider\n")
+    result = pytester.runpytest("-q", "--conquian-known-failures", str(elsewhere))
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "--conquian-known-failures is given without --conquian-impl" in err, err
+    assert "--conquian-known-failures=PATH" in err  # the way out, and it works:
+    result = pytester.runpytest("-q", f"--conquian-known-failures={elsewhere}", "-k", IDS[0])
+    result.assert_outcomes(failed=1, deselected=2)  # the strict xpass: the plugin ran with the file
+    result.stdout.fnmatch_lines(["*XPASS(strict)*pretend house rule*"])
 
 
 def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
@@ -193,10 +233,16 @@ def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
     assert "During handling" not in out and f"engine: cannot deal {card} to seat 0" in out, out
 
 
-def test_issue_13_plugin_failed_handshake_is_one_clear_failure(pytester):
+@pytest.mark.parametrize("way", ["plugin", "factory"])
+def test_a_failed_handshake_is_one_session_level_error_not_one_failure_per_scenario(pytester, way):
     small_corpus(pytester)
     impl = f"{sys.executable} {ADAPTERS / 'bad_handshake.py'}"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus", "-k", IDS[0])
-    result.assert_outcomes(failed=1, deselected=2)
+    if way == "plugin":
+        result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus")
+    else:
+        pytester.makepyfile(test_conformance=_module(impl, ", corpus='corpus'"))
+        result = pytester.runpytest("-p", "no:cacheprovider")
     out = result.stdout.str()
-    assert "failed the handshake" in out and "Traceback" not in out and "During handling" not in out, out
+    assert result.ret == pytest.ExitCode.INTERRUPTED and out.count("failed the handshake") == 1, out
+    assert "protocol version 1 is not supported" in out and "engine: no rule table" in out
+    assert "failed" not in result.parseoutcomes() and "Traceback" not in out and "During handling" not in out, out

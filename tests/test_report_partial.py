@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conquian_ref.conformance.check import Result, Run, needs, run_check
+from conquian_ref.conformance.check import needs, run_check
+from conquian_ref.conformance.results import Result, Run
 from conquian_ref.conformance.client import Handshake
-from conquian_ref.conformance.failures import AdapterFailure
+from conquian_ref.conformance.failures import Crash
 from conquian_ref.conformance.reports import json_report, json_text, junit_report, text_report, unmade_checks
 from conquian_ref.spec.scenario import corpus_dir, load_scenario
 from conquian_ref.spec.schemas import validator
@@ -62,7 +63,7 @@ def test_issue_11_item_4_a_deck_given_as_hands_says_dealing_not_tested(partial_r
 
 def test_issue_11_item_6_an_errored_scenario_names_its_step_and_line():
     s = load_scenario(sorted(corpus_dir().glob("*/turn/*.yaml"))[0])
-    failure = AdapterFailure("crash", "the adapter exited (status 1)", "", "apply")
+    failure = Crash("the adapter exited (status 1)", "", "apply")
     failure.step, failure.line = 2, s.line("steps", 1)
     run = Run("my-engine", Handshake({"name": "my-engine"}, [s.profile], {"state"}))
     run.results = [Result(s, "errored", adapter=failure)]

@@ -336,3 +336,10 @@ def test_issue_11_refusals_compared_without_reasons_are_listed():
     walked = walk(scenario, Reference(), reasons=False, capabilities={"state", "setup_hands", "setup_deck"})
     assert walked.passed
     assert walked.skipped_checks[-1].endswith("refusal reasons not compared (needs capability reason_codes)")
+
+
+def test_the_judges_judge_the_check_kinds_in_the_order_their_requests_are_planned():
+    from conquian_ref.conformance.judges import JUDGES
+    from conquian_ref.conformance.steps import CHECK_REQUESTS
+
+    assert list(JUDGES) == list(CHECK_REQUESTS)

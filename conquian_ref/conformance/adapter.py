@@ -17,8 +17,13 @@ import sys
 from .. import __version__
 from ..engine.errors import ConquianError, shown
 from ..engine.setup import check_seat
-from .protocol import CAPABILITIES, MATCH_ANSWER_KEYS, PROTOCOL_VERSION, STAKES_ANSWER_KEYS
+from .lines import LineSplitter, TooLong
+from .protocol import CAPABILITIES, COMMANDS, PROTOCOL_VERSION, Command, match_answer
 from .reference import Reference
+
+# The longest request line read, in bytes (docs/protocol.md, "Transport"): the runner's longest
+# request, a long session's `match`, is a few kilobytes; a longer line is answered with an error.
+MAX_REQUEST_LINE = 1 << 20
 
 
 class ReferenceAdapter:
@@ -37,15 +42,19 @@ class ReferenceAdapter:
         return self.reference.game
 
     def handle(self, request: object) -> dict:
+        """The answer to one request: by the handler of its command (`cmd_<name>`), or, for a
+        plain query with none (state, observation, legal), by the Reference method of its name
+        with the request fields its protocol.Command declares."""
         seq = request.get("seq") if isinstance(request, dict) else None
         try:
             if not isinstance(request, dict):
                 raise ConquianError("a request is a JSON object")
             cmd = request.get("cmd")
-            handler = getattr(self, f"cmd_{cmd}", None) if isinstance(cmd, str) else None
-            if handler is None:
+            command = COMMANDS.get(cmd) if isinstance(cmd, str) else None
+            if command is None:
                 raise ConquianError(f"unknown command {shown(cmd)}")
-            answer = handler(request)
+            handler = getattr(self, f"cmd_{cmd}", None)
+            answer = handler(request) if handler is not None else self._query(command, request)
         except ConquianError as exc:
             answer = {"error": {"message": str(exc)}}
         except Exception as exc:  # a bug of this adapter: still an answer, never a dead process
@@ -53,6 +62,13 @@ class ReferenceAdapter:
 
             answer = {"error": {"message": f"internal error: {type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}}
         return {"seq": seq, **answer}
+
+    def _query(self, command: Command, request: dict) -> dict:
+        """A query of the deal: its declared fields read (a seat checked against the table), the
+        Reference method of the command's name asked, its value under the answer's key."""
+        seats = self._game().profile.seats
+        args = [_seat(request, name, seats) if name == "seat" else _field(request, name) for name in command.request]
+        return {command.answer[0]: getattr(self.reference, command.name)(*args)}
 
     def cmd_start(self, request: dict) -> dict:
         from ..spec.profiles import PROFILE_IDS
@@ -87,17 +103,16 @@ class ReferenceAdapter:
             return {"result": "refused", "reason": refusal.reason, "message": refusal.message}
         return {"result": "accepted"}
 
+    # The plain queries, answered from their declarations alone; written out as handlers so that
+    # an adapter wrapping this one (tests/adapters, the mutants) can override and call them.
     def cmd_state(self, request: dict) -> dict:
-        self._game()
-        return {"state": self.reference.state()}
+        return self._query(COMMANDS["state"], request)
 
     def cmd_observation(self, request: dict) -> dict:
-        self._game()
-        return {"observation": self.reference.observation(_seat(request, "seat", self._game().profile.seats))}
+        return self._query(COMMANDS["observation"], request)
 
     def cmd_legal(self, request: dict) -> dict:
-        self._game()
-        return {"actions": self.reference.legal(_seat(request, "seat", self._game().profile.seats))}
+        return self._query(COMMANDS["legal"], request)
 
     def cmd_perft(self, request: dict) -> dict:
         self._game()
@@ -115,14 +130,17 @@ class ReferenceAdapter:
         profile_id = self._profile(request)
         first_dealer = _seat(request, "first_dealer", self.reference.profile_loader(profile_id).seats)
         deals = _field(request, "deals")
-        check_entry = definition_validator("scenario", "/$defs/match_entry")
+        if not isinstance(deals, list):
+            raise ConquianError(f"deals: a list of deal outcomes, got {shown(deals)}")
         for i, entry in enumerate(deals):
-            for err in check_entry.iter_errors(entry):
-                raise ConquianError(f"deals[{i}]: {err.message}")
+            # Checked against the one form it claims (a misdeal, or an outcome), so that the
+            # error names the field at fault, not only "valid under none of the forms".
+            form = "/$defs/misdeal" if isinstance(entry, dict) and "misdeal" in entry else "/$defs/outcome"
+            for err in sorted(definition_validator("scenario", form).iter_errors(entry), key=lambda e: list(map(str, e.absolute_path))):
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+                raise ConquianError(f"deals[{i}]{where}: {err.message}")
         # A deal after the match is won is an error, not a score (the engine's Match refuses it).
-        full = self.reference.match(profile_id, first_dealer, deals)
-        # The stakes keys only for a stakes profile: the answer of the other profiles is unchanged.
-        return {"match": {k: full[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in full}}
+        return {"match": match_answer(self.reference.match(profile_id, first_dealer, deals))}
 
     def cmd_stop(self, request: dict) -> dict:
         return {"ok": True}
@@ -161,21 +179,22 @@ def _seat(request: dict, name: str, seats: tuple[int, ...]) -> int:
 
 def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     """The protocol loop: one request per line in, one answer per line out (UTF-8 bytes). Every
-    line gets exactly one answer, whatever it holds."""
+    line gets exactly one answer, whatever it holds: a blank line and a line over
+    MAX_REQUEST_LINE bytes an error answer (the rest of an over-long line is skipped unread)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     adapter = ReferenceAdapter(Reference(trace=False), allow_profile_files=allow_profile_files)
     for line in _lines(stdin, stdout):
-        if not line.strip():
-            continue
-        try:
-            request = _DECODER.decode(line.decode("utf-8"))
-        except RecursionError:
-            request, answer = None, {"seq": None, "error": {"message": "not JSON this adapter reads: nested too deeply"}}
-        except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-            request, answer = None, {"seq": None, "error": {"message": f"not JSON: {str(exc)[:200]}"}}
-        else:
-            answer = adapter.handle(request)
+        request, answer = None, _unreadable(line)
+        if answer is None:
+            try:
+                request = _DECODER.decode(line.decode("utf-8"))
+            except RecursionError:
+                answer = _error_answer("not JSON this adapter reads: nested too deeply")
+            except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+                answer = _error_answer(f"not JSON: {str(exc)[:200]}")
+            else:
+                answer = adapter.handle(request)
         stdout.write(_encode(answer) + b"\n")
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break
@@ -183,25 +202,35 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     return 0
 
 
+def _unreadable(line: bytes | TooLong) -> dict | None:
+    """The error answer of a line that cannot hold a request (over-long, or blank), or None."""
+    if isinstance(line, TooLong):
+        return _error_answer(f"a request line over {MAX_REQUEST_LINE} bytes (it starts {line.head[:60]!r}); skipped")
+    if not line.strip():
+        return _error_answer("not JSON: a blank line (a request is one JSON object per line)")
+    return None
+
+
+def _error_answer(message: str) -> dict:
+    return {"seq": None, "error": {"message": message}}
+
+
 def _lines(stdin, stdout):
-    """The request lines (the last one without a newline if the input ends inside it). The
-    answers written so far are flushed whenever no whole request is waiting, before reading
+    """The request lines (the last one without a newline if the input ends inside it), and a
+    TooLong for each line over MAX_REQUEST_LINE bytes, read in linear time (lines.LineSplitter).
+    The answers written so far are flushed whenever no whole request is waiting, before reading
     more: a pipelined batch of requests is answered with one write, not one per answer, and an
     answer is never held back while its requester waits for it."""
-    buffer, start = b"", 0
+    splitter = LineSplitter(MAX_REQUEST_LINE)
     while True:
-        end = buffer.find(b"\n", start)
-        if end >= 0:
-            yield buffer[start : end + 1]
-            start = end + 1
-            continue
         stdout.flush()
         data = stdin.read1(1 << 16)
         if not data:
-            if start < len(buffer):
-                yield buffer[start:]
+            rest = splitter.rest()
+            if rest:
+                yield rest
             return
-        buffer, start = buffer[start:] + data, 0
+        yield from splitter.feed(data)
 
 
 def _no_constant(name: str):

@@ -2,17 +2,8 @@
 
 The main job of the project. For each selected scenario: skip it if the implementation does
 not support its profile or a capability it needs; otherwise replay it over the protocol
-(conquian_ref.conformance.client, .driver) and classify the result:
-
-| status  | meaning                                                                  |
-|---------|--------------------------------------------------------------------------|
-| passed  | every step and check agreed                                              |
-| failed  | the first disagreement is reported (step, field, expected, got)          |
-| errored | the adapter misbehaved (crash, timeout, garbage, ...); it is restarted   |
-| skipped | profile or capability not supported (the reason says which)             |
-| xfail   | failed, and listed in the known-failures file (with its reason)          |
-| xpass   | listed by id as a known failure but passed: reported, and it fails the run |
-| not_run | selected, but the run stopped early before it                            |
+(conquian_ref.conformance.client, .driver) and classify the result: passed, failed, errored,
+skipped, xfail, xpass or not_run (conquian_ref.conformance.results.Status says what each means).
 
 Every failing or errored scenario is then diagnosed (conquian_ref.conformance.diagnosis): its
 steps replayed side by side on the reference, the first divergence and its cause kept in the
@@ -29,79 +20,23 @@ from __future__ import annotations
 import fnmatch
 import shlex
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
 from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, default_deadline, describe_command
 from .driver import ImplementationDriver
-from .diagnosis import Divergence, broken, diagnose
-from .failures import AdapterFailure
+from .diagnosis import broken, diagnose
+from .failures import AdapterFailure, Timeout
 from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
 from .progress import progress_bar
-from .replay import Failure, replay
+from .replay import replay
+from .results import NOT_RUN_DEADLINE, Result, Run, Status
 from .transport import safe_text
 from ..spec.profiles import PROFILE_IDS, profile_data
-from ..spec.known import Entry, KnownFailures
+from ..spec.known import KnownFailures
 from ..spec.scenario import Scenario, corpus_dir, load_corpus
 
 STOP_AFTER = 5  # identical adapter failures in a row that stop the run
-NOT_RUN = "not run: stopped early"  # the reason of a selected scenario the run did not reach
-NOT_RUN_DEADLINE = "not run: the run deadline passed"  # ... when the deadline stopped the run
-# The closing line's counts, in order ('N passed, N failed' starts it, for CI tools), and the
-# statuses each counts.
-SUMMARY = (("passed", ("passed",)), ("failed", ("failed", "xpass")), ("errored", ("errored",)),
-           ("xfailed", ("xfail",)), ("skipped", ("skipped",)))
-
-
-@dataclass
-class Result:
-    scenario: Scenario
-    status: str
-    failure: Failure | None = None
-    adapter: AdapterFailure | None = None
-    reason: str = ""  # why skipped, or the known-failure reason
-    seconds: float = 0.0
-    skipped_checks: list[str] = field(default_factory=list)  # checks the capabilities did not allow, and why
-    divergence: Divergence | None = None  # the first divergence from the reference (failing ones)
-    diagnosis: str = ""  # why there is no divergence, when a failing scenario has none
-    known: Entry | None = None  # the known-failures entry covering it
-
-    @property
-    def cause(self):
-        return self.divergence.cause if self.divergence is not None else None
-
-    @property
-    def counts_as_failure(self) -> bool:
-        return self.status in ("failed", "errored", "xpass")
-
-
-@dataclass
-class Run:
-    impl: str
-    handshake: object
-    results: list[Result] = field(default_factory=list)
-    stopped_early: str = ""
-    seconds: float = 0.0
-    corpus: str = ""
-    untested: str = ""  # why the run tested nothing (every scenario skipped)
-    stop_signature: str = ""  # the adapter failure that stopped the run early, repeated
-    stale: list[Entry] = field(default_factory=list)  # known-failure entries that matched nothing
-    not_run_reason: str = NOT_RUN  # the reason given to the scenarios the run did not reach
-
-    def count(self, *statuses: str) -> int:
-        return sum(r.status in statuses for r in self.results)
-
-    @property
-    def ok(self) -> bool:
-        return not self.stopped_early and not self.untested and not any(r.counts_as_failure for r in self.results)
-
-    def summary_line(self) -> str:
-        """The closing line: 'N passed, N failed, N errored, N xfailed, N skipped' (an unexpected
-        pass counts as failed), then the scenarios not run when the run stopped early."""
-        line = ", ".join(f"{self.count(*statuses)} {word}" for word, statuses in SUMMARY)
-        not_run = self.count("not_run")
-        return line + (f", {not_run} not run" if not_run else "")
 
 
 def scenario_has_stakes(scenario: Scenario) -> bool:
@@ -187,13 +122,13 @@ def run_check(
         from ..spec.rulebook import load_rules
 
         known.check_names({s.id for s in everything}, set(load_rules()))
-    trace = None
+    on_message = None
     if validate_messages:
         from .protocol import MessageValidator
 
-        trace = MessageValidator()
+        on_message = MessageValidator()
     seconds = deadline if deadline is not None else default_deadline(len(chosen))
-    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, trace=trace, deadline=time.monotonic() + seconds)
+    conn = Connection(impl, timeout or DEFAULT_TIMEOUT, on_message=on_message, deadline=time.monotonic() + seconds)
     started = time.perf_counter()
     try:
         handshake = conn.start()
@@ -213,20 +148,20 @@ def run_check(
             result = run_one(conn, scenario, handshake, known)
             run.results.append(result)
             bar.update(1)
-            if result.status == "errored" and conn.past_deadline:
+            if result.status == Status.ERRORED and conn.past_deadline:
                 run.stopped_early = f"stopped: the run deadline of {seconds:g} s passed (check --deadline) in {scenario.id}"
                 run.not_run_reason = NOT_RUN_DEADLINE
                 break
-            failing += result.status in ("failed", "errored")
+            failing += result.status in (Status.FAILED, Status.ERRORED)
             if max_failures and failing >= max_failures and known:
                 # Entries by cause or rule apply after the diagnosis: make it now for the failures
                 # so far, so that a failure they turn into an xfail does not count towards the limit.
                 diagnose_failures(conn, run, known)
-                failing = run.count("failed") + run.count("errored")
+                failing = run.count(Status.FAILED, Status.ERRORED)
             if max_failures and failing >= max_failures:
                 run.stopped_early = f"stopped early: {failing} failing scenarios (--max-failures {max_failures})"
                 break
-            if result.status == "errored":
+            if result.status == Status.ERRORED:
                 streak.append(result.adapter.signature)
                 if max_failures != 0 and len(streak) >= STOP_AFTER and len(set(streak[-STOP_AFTER:])) == 1:
                     run.stop_signature = streak[-1]
@@ -240,17 +175,17 @@ def run_check(
                 except AdapterFailure as exc:
                     run.stopped_early = _one_line(f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}")
                     break
-            elif result.status != "skipped":  # a skipped scenario says nothing about the adapter
+            elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
                 streak.clear()
         diagnose_failures(conn, run, known)
     finally:
         bar.close()
         conn.close()
-    run.results += [Result(s, "not_run", reason=run.not_run_reason) for s in chosen[len(run.results) :]]
+    run.results += [Result(s, Status.NOT_RUN, reason=run.not_run_reason) for s in chosen[len(run.results) :]]
     used = {r.known for r in run.results if r.known is not None}
-    ran = {r.scenario.id for r in run.results if r.status != "not_run"}
+    ran = {r.scenario.id for r in run.results if r.status != Status.NOT_RUN}
     run.stale = [e for e in known.entries if e not in used and (e.kind != "id" or e.value in ran)]
-    if all(r.status == "skipped" for r in run.results):
+    if all(r.status == Status.SKIPPED for r in run.results):
         run.untested = f"nothing was tested: all {len(run.results)} selected scenarios were skipped (the first: {run.results[0].reason})"
     run.seconds = time.perf_counter() - started
     return run
@@ -271,7 +206,7 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
     again, so that a broken adapter costs no more than its run (each line is the diagnosis kept):
     an adapter that timed out (the replay would wait as long once more), the failure that
     stopped the run early, and any errored scenario once two replays in a row failed too."""
-    todo = [r for r in run.results if r.status in ("failed", "errored", "xfail") and not _diagnosed(r)]
+    todo = [r for r in run.results if r.status in _DIAGNOSED and not _diagnosed(r)]
     handshake, broken_in_a_row, dead = None, 0, False
     for result in todo:
         if conn.past_deadline:  # the diagnosis runs within the run deadline too
@@ -281,7 +216,7 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
         failure = result.adapter
         if failure is not None:
             skip = (
-                "not diagnosed: the adapter timed out" if failure.kind == "timeout"
+                "not diagnosed: the adapter timed out" if isinstance(failure, Timeout)
                 else "not diagnosed: the failure that ended the run" if failure.signature == run.stop_signature
                 else "not diagnosed: the adapter failed the replays too" if broken_in_a_row >= 2
                 else ""
@@ -319,6 +254,10 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
         _apply_known(result, known)
 
 
+# The statuses a diagnosis is made for (and known failures by cause or rule applied to).
+_DIAGNOSED = (Status.FAILED, Status.ERRORED, Status.XFAIL)
+
+
 def _diagnosed(result: Result) -> bool:
     """Whether `diagnose_failures` has already been through this result (it always leaves a
     divergence or a diagnosis line)."""
@@ -327,11 +266,11 @@ def _diagnosed(result: Result) -> bool:
 
 def _apply_known(result: Result, known: KnownFailures) -> None:
     """A failing scenario covered by a known-failures entry becomes xfail (with its reason)."""
-    if result.status not in ("failed", "errored", "xfail") or result.status == "xfail" and result.known:
+    if result.status not in _DIAGNOSED or result.status == Status.XFAIL and result.known:
         return
     entry = known.match(result.scenario.id, tuple(result.scenario.rules), result.cause)
     if entry is not None:
-        result.status, result.reason, result.known = "xfail", entry.reason, entry
+        result.status, result.reason, result.known = Status.XFAIL, entry.reason, entry
 
 
 def _load(corpus: Path) -> list[Scenario]:
@@ -360,21 +299,21 @@ def run_one(conn, scenario, handshake, known) -> Result:
     check runner's, the mutants' and the pytest plugin's one way of running a scenario."""
     reason = skip_reason(scenario, handshake)
     if reason:
-        return Result(scenario, "skipped", reason=reason)
+        return Result(scenario, Status.SKIPPED, reason=reason)
     started = time.perf_counter()
     try:
         outcome = replay(scenario, ImplementationDriver(conn), reasons="reason_codes" in handshake.capabilities,
                          capabilities=handshake.capabilities)
     except AdapterFailure as exc:
-        return Result(scenario, "errored", adapter=exc, seconds=time.perf_counter() - started)
+        return Result(scenario, Status.ERRORED, adapter=exc, seconds=time.perf_counter() - started)
     seconds, skipped = time.perf_counter() - started, outcome.skipped_checks
     if isinstance(known, dict):  # the plain {id: reason} form (tools/mutation.py passes {})
         known = KnownFailures.of_ids(known)
     entry = known.by_id(scenario.id)
     if entry is not None:  # the entries by cause and rule are matched after the diagnosis
-        status = "xfail" if outcome.failure else "xpass"
+        status = Status.XFAIL if outcome.failure else Status.XPASS
         return Result(scenario, status, outcome.failure, reason=entry.reason, seconds=seconds, known=entry, skipped_checks=skipped)
-    return Result(scenario, "failed" if outcome.failure else "passed", outcome.failure, seconds=seconds, skipped_checks=skipped)
+    return Result(scenario, Status.FAILED if outcome.failure else Status.PASSED, outcome.failure, seconds=seconds, skipped_checks=skipped)
 
 
 def _one_line(text: str) -> str:

@@ -18,8 +18,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from .failures import AdapterFailure
-from .protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
+from .failures import AdapterFailure, BadAnswer, Crash, ErrorAnswer, Garbage, Timeout, WrongSeq
+from .protocol import COMMANDS, PROTOCOL_VERSION, handshake_problem
 from .transport import AdapterProcess, parse_answer, safe_text
 
 # The handshake waits at least START_TIMEOUT: starting a process (a JVM, node, a Python engine's
@@ -62,13 +62,15 @@ class Handshake:
 class Connection:
     """One implementation under test: `request(cmd, **fields)` returns its answer object."""
 
-    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, trace=None, deadline: float | None = None):
+    def __init__(self, impl: str = REFERENCE, timeout: float = DEFAULT_TIMEOUT, on_message=None, deadline: float | None = None):
         self.impl = impl
         self.timeout = timeout
         # The run deadline (time.monotonic()), or None: no read or write waits past it, and once
         # it has passed every request is a `timeout` failure (the runner stops the run).
         self.deadline = deadline
-        self.trace = trace  # a callable(direction, message) for `--validate-messages` and logs
+        # Told of every message: a callable(direction, message), direction "request", "answer" or
+        # "restart" (message None); `--validate-messages` passes a protocol.MessageValidator.
+        self.on_message = on_message
         self.seq = 0
         self._process: AdapterProcess | None = None
         self._direct = None
@@ -78,8 +80,8 @@ class Connection:
     def start(self) -> Handshake:
         """Start the adapter and do the handshake; AdapterFailure if it cannot."""
         self.close()
-        if self.trace:
-            self.trace("restart", None)
+        if self.on_message:
+            self.on_message("restart", None)
         if self.impl == REFERENCE:
             from .adapter import ReferenceAdapter
 
@@ -90,18 +92,18 @@ class Connection:
             try:
                 self._process = AdapterProcess(self.impl)
             except OSError as exc:
-                raise AdapterFailure("crash", f"cannot start {self.impl!r}: {exc}") from None
+                raise Crash(f"cannot start {self.impl!r}: {exc}") from None
         per_message, self.timeout = self.timeout, max(self.timeout, START_TIMEOUT)
         try:
             answer = self.request("start", version=PROTOCOL_VERSION)
         finally:
             self.timeout = per_message
-        for key in ANSWER_KEYS["start"]:
+        for key in COMMANDS["start"].answer:
             if key not in answer:
-                raise AdapterFailure("bad_answer", f"the start answer lacks {key!r}", self.stderr_tail, "start")
+                raise BadAnswer(f"the start answer lacks {key!r}", self.stderr_tail, "start")
         problem = handshake_problem(answer)
         if problem:
-            raise AdapterFailure("bad_answer", f"the start answer cannot begin a run: {problem}", self.stderr_tail, "start")
+            raise BadAnswer(f"the start answer cannot begin a run: {problem}", self.stderr_tail, "start")
         self.handshake = Handshake(answer["implementation"], list(answer["profiles"]), set(answer["capabilities"]), answer)
         return self.handshake
 
@@ -138,16 +140,16 @@ class Connection:
             return self.timeout
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise AdapterFailure("timeout", "the run deadline has passed", self.stderr_tail)
+            raise Timeout("the run deadline has passed", self.stderr_tail)
         return min(self.timeout, left)
 
     def _read(self, cmd: str) -> dict:
         wait = self._wait()
         try:
             return self._process.read_answer(cmd, wait)
-        except AdapterFailure as exc:
-            if exc.kind == "timeout" and self.past_deadline:
-                raise AdapterFailure("timeout", f"the run deadline passed waiting for the answer to {cmd!r}", exc.stderr, cmd) from None
+        except Timeout as exc:
+            if self.past_deadline:
+                raise Timeout(f"the run deadline passed waiting for the answer to {cmd!r}", exc.stderr, cmd) from None
             raise
 
     # -- messages ------------------------------------------------------------------------------
@@ -236,21 +238,21 @@ class Connection:
     def _message(self, cmd: str, fields: dict) -> dict:
         self.seq += 1
         message = {"seq": self.seq, "cmd": cmd, **fields}
-        if self.trace:
-            self.trace("request", message)
+        if self.on_message:
+            self.on_message("request", message)
         return message
 
     def _checked(self, answer: dict, cmd: str, seq: int) -> dict:
         """The answer to request `seq`, or AdapterFailure (wrong seq, or an error answer)."""
-        if self.trace:
-            self.trace("answer", answer)
+        if self.on_message:
+            self.on_message("answer", answer)
         if answer.get("seq") != seq:
-            raise AdapterFailure("wrong_seq", f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
+            raise WrongSeq(f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
             text = text if isinstance(text, str) else json.dumps(text)
-            raise AdapterFailure("error", f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
+            raise ErrorAnswer(f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
         return answer
 
     def _direct_exchange(self, message: dict) -> dict:
@@ -260,13 +262,13 @@ class Connection:
         try:
             answer = self._direct.handle(json.loads(json.dumps(message)))
         except Exception as exc:  # the adapter's own bug: report it against this scenario
-            raise AdapterFailure("crash", f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+            raise Crash(f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
         if not isinstance(answer, dict):
-            raise AdapterFailure("garbage", f"handle() returned {type(answer).__name__}, not an object")
+            raise Garbage(f"handle() returned {type(answer).__name__}, not an object")
         try:  # the same checks as an answer line: JSON values only, no NaN, not too deep, UTF-8 text
             return parse_answer(json.dumps(answer, ensure_ascii=True).encode())
         except (TypeError, ValueError, RecursionError) as exc:
-            raise AdapterFailure("garbage", f"handle() returned {str(exc)[:120]}") from None
+            raise Garbage(f"handle() returned {str(exc)[:120]}") from None
 
 
 def _shown(value: object, limit: int = 60) -> str:
@@ -307,13 +309,13 @@ def _load_python_adapter(spec: str):
     except ModuleNotFoundError as exc:
         hint = (f"; run from the folder that holds {exc.name.split('.')[0]!r}, or put that folder on PYTHONPATH"
                 if exc.name and module_name.startswith(exc.name) else "")
-        raise AdapterFailure("crash", f"cannot load python:{spec}: {exc}{hint}") from None
+        raise Crash(f"cannot load python:{spec}: {exc}{hint}") from None
     except Exception as exc:  # the module itself fails to import: its own error, one line
-        raise AdapterFailure("crash", f"cannot load python:{spec}: {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        raise Crash(f"cannot load python:{spec}: {type(exc).__name__}: {exc}", traceback.format_exc()) from None
     try:
         return factory()
     except Exception as exc:
-        raise AdapterFailure("crash", f"python:{spec}: {attr or 'Adapter'}() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        raise Crash(f"python:{spec}: {attr or 'Adapter'}() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
 
 
 def describe_command(impl: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..engine.errors import ConquianError
 from .compare import compare_actions, mismatches
 from .failures import AdapterFailure
-from .protocol import CHECK_CAPABILITIES, MATCH_ANSWER_KEYS, STAKES_ANSWER_KEYS
+from .protocol import CHECK_CAPABILITIES, match_answer
 from .reference import Reference
 
 SETUP = "setup"  # the request kind of a divergence at the setup
@@ -186,8 +186,7 @@ def _diagnose_match(scenario, driver) -> Divergence | None:
     match = scenario.data["match"]
     args = (scenario.profile, match["first_dealer"], match["deals"])
     try:
-        full = Reference().match(*args)
-        ours = {k: full[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in full}  # what the protocol answers
+        ours = match_answer(Reference().match(*args))  # what the protocol answers
     except ConquianError as exc:
         ours = _error(exc)
     try:

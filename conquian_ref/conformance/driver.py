@@ -8,27 +8,18 @@ implementation declared (`setup_hands` or `setup_deck`), converted through the p
 dealing pattern when the scenario gives the other form (RUL-10); a deck order converted to hands
 leaves the implementation's dealing untested, which the driver notes in `untested` (the step
 interpreter reports it among the checks skipped). Every answer is checked for the key and the
-shape its command answers with (conformance.protocol.ANSWER_SHAPES) before anything reads it.
+shape its command answers with (its conformance.protocol.Command) before anything reads it; a
+request's fields are the command's, from the driver call's arguments.
 """
 
 from __future__ import annotations
 
 from .client import Connection
-from .failures import AdapterFailure
-from .protocol import ANSWER_KEYS, answer_shape_problem
+from .failures import AdapterFailure, BadAnswer
+from .protocol import COMMANDS
 
 # Why a deck order sent as hands leaves something untested (steps.Walk.skipped_checks).
 DEALING_UNTESTED = "setup: dealing not tested (the deck order was sent as hands and stock: no setup_deck capability)"
-
-# The fields of each request's protocol message, from the driver call's arguments.
-REQUEST_FIELDS = {
-    "state": lambda: {},
-    "apply": lambda seat, action: {"seat": seat, "action": action},
-    "observation": lambda seat: {"seat": seat},
-    "legal": lambda seat: {"seat": seat},
-    "perft": lambda depth: {"depth": depth},
-}
-
 
 class ImplementationDriver:
     """The driver interface of conquian_ref.conformance.steps over a Connection."""
@@ -40,7 +31,7 @@ class ImplementationDriver:
 
     def setup(self, profile_id: str, setup: dict) -> None:
         caps = self.conn.handshake.capabilities
-        fields = {"profile": profile_id, "dealer": setup["dealer"]}
+        fields = COMMANDS["setup"].fields(profile_id, setup["dealer"])
         self.untested = []
         if "deck" in setup and "setup_deck" not in caps:
             fields.update(hands_and_stock(profile_id, setup))
@@ -55,7 +46,7 @@ class ImplementationDriver:
         """Several requests sent together (pipelined: written at once, the answers read in
         order), each answer checked and unpacked as the single call does. A failure ends the
         list: the answers before it still count, then the AdapterFailure."""
-        answers = self.conn.request_many([(cmd, REQUEST_FIELDS[cmd](*args)) for cmd, *args in requests])
+        answers = self.conn.request_many([(cmd, COMMANDS[cmd].fields(*args)) for cmd, *args in requests])
         results: list = []
         for (cmd, *_), answer in zip(requests, answers):
             try:
@@ -86,29 +77,29 @@ class ImplementationDriver:
         return divided if isinstance(divided, dict) else {"(divide)": divided}
 
     def match(self, profile_id: str, first_dealer: int, outcomes: list[dict]) -> dict:
-        fields = {"profile": profile_id, "first_dealer": first_dealer, "deals": outcomes}
-        return self._answer("match", fields)["match"]
+        return self._request("match", profile_id, first_dealer, outcomes)
 
     def _request(self, cmd: str, *args):
-        return self._unpacked(cmd, self._answer(cmd, REQUEST_FIELDS[cmd](*args)))
+        return self._unpacked(cmd, self._answer(cmd, COMMANDS[cmd].fields(*args)))
 
     def _answer(self, cmd: str, fields: dict) -> dict:
         """The answer to one request, with the keys the protocol says it carries."""
         return self._has_keys(cmd, self.conn.request(cmd, **fields))
 
     def _has_keys(self, cmd: str, answer: dict) -> dict:
-        for key in ANSWER_KEYS[cmd]:
+        command = COMMANDS[cmd]
+        for key in command.answer:
             if key not in answer:
-                raise AdapterFailure("bad_answer", f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
-        problem = answer_shape_problem(cmd, answer)
+                raise BadAnswer(f"the {cmd!r} answer lacks {key!r}", self.conn.stderr_tail, cmd)
+        problem = command.shape_problem(answer)
         if problem:
-            raise AdapterFailure("bad_answer", problem, self.conn.stderr_tail, cmd)
+            raise BadAnswer(problem, self.conn.stderr_tail, cmd)
         return answer
 
     def _unpacked(self, cmd: str, answer: dict):
         """What the driver call returns: the answer's one key, an `apply` result as a pair."""
         answer = self._has_keys(cmd, answer)
-        return _result(answer) if cmd == "apply" else answer[ANSWER_KEYS[cmd][0]]
+        return _result(answer) if cmd == "apply" else answer[COMMANDS[cmd].answer[0]]
 
 
 def _result(answer: dict) -> tuple[str, str | None]:

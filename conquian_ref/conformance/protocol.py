@@ -2,15 +2,18 @@
 validation of its messages (docs/protocol.md; every message has a schema in
 schema/protocol.schema.json, `$defs/requests/<cmd>` and `$defs/answer_to/<cmd>`).
 
-The reference adapter (conquian_ref.conformance.adapter) answers with these names, the client
-(conquian_ref.conformance.client) and the driver (conquian_ref.conformance.driver) ask with them,
-and the runner (conquian_ref.conformance.check) skips a scenario by them. tests/test_protocol.py
-checks them against the schema.
+Each command is one `Command` declaration in `COMMANDS`: its request fields, the keys and shape
+of its answer, the capability it needs. The reference adapter (conquian_ref.conformance.adapter)
+answers by it, the driver (conquian_ref.conformance.driver) asks and reads answers by it, the
+client checks the handshake by it, and the runner (conquian_ref.conformance.check) skips a
+scenario by the capabilities. tests/test_protocol.py checks them against the schema.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Callable
 
 from ..engine.errors import ConquianError
 
@@ -22,9 +25,8 @@ CAPABILITIES = (
     "four_seats", "duplicate_cards",
 )
 REQUIRED = frozenset({"state"})  # every deal scenario checks its outcome and unchanged refusals
-# The capability each check kind of a scenario step needs; a match scenario needs MATCH, and a
-# match scenario of a profile with stakes and a pot (`match: {stake: ...}`) needs STAKES too.
-CHECK_CAPABILITIES = {"observation": "observation", "legal": "legal_actions", "perft": "perft"}
+# A match scenario needs MATCH, and a match scenario of a profile with stakes and a pot
+# (`match: {stake: ...}`) needs STAKES too; each check kind, the capability of its command.
 MATCH = "match"
 STAKES = "stakes"
 # Every scenario of a profile with four seats (two partnerships) needs FOUR_SEATS; of a profile
@@ -36,21 +38,11 @@ DUPLICATE_CARDS = "duplicate_cards"
 MATCH_ANSWER_KEYS = ("points", "next_dealer", "winner")
 STAKES_ANSWER_KEYS = ("wins", "net", "pot")
 
-# Each command and the keys its answer must carry (an answer without one is a `bad_answer`).
-ANSWER_KEYS = {
-    "start": ("implementation", "profiles", "capabilities"),
-    "setup": ("ok",),
-    "apply": ("result",),
-    "state": ("state",),
-    "observation": ("observation",),
-    "legal": ("actions",),
-    "perft": ("counts",),
-    "match": ("match",),
-    "stop": ("ok",),
-}
-COMMANDS = tuple(ANSWER_KEYS)
-SETUP_CAPABILITIES = ("setup_hands", "setup_deck")  # a handshake declares at least one
 
+def match_answer(score: dict) -> dict:
+    """The `match` answer's object from a full score (engine Match.to_json): the protocol's keys
+    only, the stakes keys only when the score has them (a match of another profile is unchanged)."""
+    return {k: score[k] for k in MATCH_ANSWER_KEYS + STAKES_ANSWER_KEYS if k in score}
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -60,29 +52,56 @@ def _strings(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-# What the value of each answer key must be, as (test, what it should be): an answer of another
-# shape is a `bad_answer` against its scenario (the runner never computes on a wrong shape).
-ANSWER_SHAPES = {
-    "setup": (lambda v: v is True, "true"),
-    "apply": (lambda v: v in ("accepted", "refused"), "'accepted' or 'refused'"),
-    "state": (lambda v: isinstance(v, dict), "an object"),
-    "observation": (lambda v: isinstance(v, dict), "an object"),
-    "legal": (lambda v: isinstance(v, list) and all(isinstance(a, dict) for a in v), "a list of action objects"),
-    "perft": (lambda v: isinstance(v, list) and all(map(_is_int, v)), "a list of integers"),
-    "match": (lambda v: isinstance(v, dict), "an object"),
-}
+@dataclass(frozen=True)
+class Command:
+    """One protocol command, declared once (docs/protocol.md, "Commands"; its messages are
+    `$defs/requests/<name>` and `$defs/answer_to/<name>` of the schema). The driver builds its
+    request from `request` and reads its answer by `answer` and `shape`; the protocol checks
+    read `answer` and `shape`; the reference adapter answers it by the handler of its name or,
+    for a plain query, by the `Reference` method of its name (adapter.ReferenceAdapter.handle)."""
+
+    name: str
+    request: tuple[str, ...]  # the request's fields, in the order of the driver's (and Reference's) arguments
+    answer: tuple[str, ...]  # the keys its answer must carry (else a BadAnswer); the first is what a driver call returns
+    shape: Callable[[object], bool] | None = None  # the test of that first key's value (else a BadAnswer)
+    wanted: str = ""  # what the value should be, in words
+    capability: str | None = None  # what a handshake declares for the runner to ask it (None: every adapter)
+
+    def fields(self, *args) -> dict:
+        """The request's fields from the arguments of the driver call."""
+        return dict(zip(self.request, args))
+
+    def shape_problem(self, answer: dict) -> str | None:
+        """Why `answer` (with its keys) has the wrong shape, or None."""
+        key = self.answer[0]
+        if self.shape is None or self.shape(answer[key]):
+            return None
+        return f"the {self.name!r} answer's {key!r} is {json.dumps(answer[key])[:80]}, not {self.wanted}"
+
+
+# Every command: what it asks, what it answers, and who must answer it. A new command is one row
+# here, its handler in adapter.py (none for a plain query) and its method in reference.py.
+COMMANDS: dict[str, Command] = {c.name: c for c in (
+    Command("start", ("version",), ("implementation", "profiles", "capabilities")),
+    Command("setup", ("profile", "dealer"), ("ok",), lambda v: v is True, "true"),  # + hands and stock, or deck
+    Command("apply", ("seat", "action"), ("result",), lambda v: v in ("accepted", "refused"), "'accepted' or 'refused'"),
+    Command("state", (), ("state",), lambda v: isinstance(v, dict), "an object", capability="state"),
+    Command("observation", ("seat",), ("observation",), lambda v: isinstance(v, dict), "an object", capability="observation"),
+    Command("legal", ("seat",), ("actions",), lambda v: isinstance(v, list) and all(isinstance(a, dict) for a in v),
+            "a list of action objects", capability="legal_actions"),
+    Command("perft", ("depth",), ("counts",), lambda v: isinstance(v, list) and all(map(_is_int, v)), "a list of integers",
+            capability="perft"),  # + divide
+    Command("match", ("profile", "first_dealer", "deals"), ("match",), lambda v: isinstance(v, dict), "an object", capability=MATCH),
+    Command("stop", (), ("ok",)),
+)}
+# The capability each check kind of a scenario step needs: the capability of the command of its name.
+CHECK_CAPABILITIES = {kind: COMMANDS[kind].capability for kind in ("observation", "legal", "perft")}
+SETUP_CAPABILITIES = ("setup_hands", "setup_deck")  # a handshake declares at least one
 
 
 def answer_shape_problem(cmd: str, answer: dict) -> str | None:
-    """Why the answer to `cmd` has the wrong shape (its first key, ANSWER_KEYS), or None."""
-    shape = ANSWER_SHAPES.get(cmd)
-    if shape is None:
-        return None
-    key = ANSWER_KEYS[cmd][0]
-    test, wanted = shape
-    if test(answer[key]):
-        return None
-    return f"the {cmd!r} answer's {key!r} is {json.dumps(answer[key])[:80]}, not {wanted}"
+    """Why the answer to `cmd` has the wrong shape (its first key, Command.shape), or None."""
+    return COMMANDS[cmd].shape_problem(answer)
 
 
 # What a handshake must say for a run to test anything (issue 11): (test, the one line if not).
@@ -110,7 +129,7 @@ def _unknown_profiles(profiles: list) -> list[str]:
 
 
 def handshake_problem(answer: dict) -> str | None:
-    """Why a `start` answer (with its ANSWER_KEYS) cannot begin a run that tests anything, or None."""
+    """Why a `start` answer (with the keys of its Command) cannot begin a run that tests anything, or None."""
     for test, says in HANDSHAKE_CHECKS:
         if not test(answer):
             return says(answer)
@@ -118,7 +137,7 @@ def handshake_problem(answer: dict) -> str | None:
 
 
 class MessageValidator:
-    """`check --validate-messages`: a `trace` callable for client.Connection that checks every
+    """`check --validate-messages`: an `on_message` callable for client.Connection that checks every
     request sent and every answer read against the protocol schema, like bowtie's `-V`. The
     first message that does not conform fails the run with the message and the schema's
     complaint; implementers use it while wiring an adapter in."""

@@ -25,6 +25,14 @@ by rule or by cause (conquian_ref.spec.known) apply as `conquian-ref check` appl
 failing scenario once its first divergence is known, which then xfails with the entry's reason.
 `python:MODULE:FACTORY` runs in-process: FACTORY() must return an object whose
 `handle(request) -> answer` speaks docs/protocol.md with dicts instead of lines.
+
+The plugin checks its options as `check` does before anything runs (`checked_options`: an
+unknown profile, a corpus that is no folder, an unreadable known-failures file are usage
+errors), and a selection of no scenario is a collection error: a run that tests nothing never
+passes. Any --conquian-* option without --conquian-impl is a usage error too (pytest may have
+skipped the ini file that gives it: conquian_ref.pytest_plugin). In both ways a failed
+handshake ends the session with its one line (exit status 2, as check), never one failure per
+scenario.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import pytest
 from .check import select
 from .client import Connection
 from .failures import AdapterFailure
+from .results import Status
 from ..engine.errors import ConquianError
 from ..spec.known import KnownFailures
 from ..spec.scenario import corpus_dir, load_corpus
@@ -56,7 +65,12 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
     def connection() -> Connection:
         if "conn" not in shared:
             conn = Connection(impl, timeout)
-            conn.start()
+            try:
+                conn.start()
+            except AdapterFailure as exc:  # one session-level error, not one failure per scenario
+                conn.close()
+                pytest.exit(f"conquian: the implementation {impl} failed the handshake: {exc}{_stderr(exc)}",
+                            returncode=pytest.ExitCode.INTERRUPTED)
             atexit.register(conn.close)
             shared["conn"] = conn
         return shared["conn"]
@@ -73,11 +87,11 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         conn = connection()
         handshake = conn.handshake
         result = run_one(conn, scenario, handshake, KnownFailures())  # by id: the xfail marks
-        if result.status == "skipped":
+        if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == "errored":
+        if result.status == Status.ERRORED:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter
-        if result.status != "passed":
+        if result.status != Status.PASSED:
             text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
             xfail_if_known_by_rule_or_cause(result)
             pytest.fail(text, pytrace=False)
@@ -89,7 +103,8 @@ def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, kn
     """A failing scenario as `conquian-ref check` reports it: its first divergence from the
     reference (replayed side by side on `conn`, restarted first), then the report's block. The
     known failures are applied as check applies them (the result may become an xfail)."""
-    from .check import Run, diagnose_failures
+    from .check import diagnose_failures
+    from .results import Run
     from .reports import failure_block
     from .transport import safe_text
 
@@ -112,6 +127,28 @@ class ScenarioFailed(Exception):
     """A scenario failed or its adapter misbehaved; the text is the check runner's."""
 
 
+def checked_options(config) -> KnownFailures:
+    """The --conquian-* options checked as `conquian-ref check` checks its own, before anything
+    runs: an unknown profile, a corpus that is no folder, a known-failures file that cannot be
+    read, a timeout that is not a positive number are each a pytest.UsageError of one line (a
+    run that would test nothing never passes). Returns the known failures read."""
+    from ..spec.known import load_known_failures
+    from ..spec.profiles import PROFILE_IDS
+
+    option = config.getoption
+    profile, corpus, timeout = option("conquian_profile"), option("conquian_corpus"), option("conquian_timeout")
+    if profile is not None and profile != "all" and profile not in PROFILE_IDS:
+        raise pytest.UsageError(f"--conquian-profile: unknown profile {profile!r} (known: {', '.join(PROFILE_IDS)}; or all)")
+    if corpus is not None and not Path(corpus).is_dir():
+        raise pytest.UsageError(f"--conquian-corpus: {corpus}: no such folder")
+    if timeout is not None and not timeout > 0:  # NaN too
+        raise pytest.UsageError(f"--conquian-timeout: {timeout:g} is not a positive number of seconds")
+    try:
+        return load_known_failures(option("conquian_known_failures")) if option("conquian_known_failures") else KnownFailures()
+    except ConquianError as exc:
+        raise pytest.UsageError(f"--conquian-known-failures: {exc}") from None
+
+
 class CorpusPlugin:
     """Registered when `--conquian-impl` is given: adds the corpus' items, holds the connection."""
 
@@ -120,12 +157,22 @@ class CorpusPlugin:
         self.impl = config.getoption("conquian_impl")
         self.conn: Connection | None = None
         self.handshake = None
-        self.known = KnownFailures()  # read by the corpus collector (--conquian-known-failures)
+        self.known = checked_options(config)  # the known failures, read by the corpus collector
 
     @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: the scenarios are items like any other
     def pytest_collection_modifyitems(self, session, config, items):
         # genitems reports the collection as pytest's own does, so the counts and --collect-only hold.
         items.extend(session.genitems(Corpus.from_parent(session, name="conquian", nodeid="conquian", plugin=self)))
+
+    def pytest_collection_finish(self, session):
+        """The handshake, once the items are chosen (-k, -m): when it fails, the session ends
+        with its one line instead of one failure per scenario. Not for --collect-only."""
+        if session.config.option.collectonly or not any(isinstance(item, ScenarioItem) for item in session.items):
+            return
+        try:
+            self.connection()
+        except ScenarioFailed as exc:
+            pytest.exit(f"conquian: {exc}", returncode=pytest.ExitCode.INTERRUPTED)  # check exits 2 too
 
     def connection(self) -> Connection:
         """The shared connection, started (and its handshake made) on first use."""
@@ -133,8 +180,8 @@ class CorpusPlugin:
             from .client import DEFAULT_TIMEOUT
             from .protocol import MessageValidator
 
-            trace = MessageValidator() if self.config.getoption("conquian_validate_messages") else None
-            conn = Connection(self.impl, self.config.getoption("conquian_timeout") or DEFAULT_TIMEOUT, trace=trace)
+            validate = MessageValidator() if self.config.getoption("conquian_validate_messages") else None
+            conn = Connection(self.impl, self.config.getoption("conquian_timeout") or DEFAULT_TIMEOUT, on_message=validate)
             try:
                 self.handshake = conn.start()
             except AdapterFailure as exc:
@@ -161,21 +208,20 @@ class Corpus(pytest.Collector):
         self.plugin = plugin
 
     def collect(self):
-        from ..spec.known import load_known_failures
         from ..spec.rulebook import load_rules
+        from .check import nothing_selected
 
         option = self.config.getoption
         corpus = Path(option("conquian_corpus")) if option("conquian_corpus") else corpus_dir()
-        if not corpus.is_dir():
-            raise ConquianError(f"--conquian-corpus: {corpus}: no such folder")
         scenarios, problems = load_corpus([corpus])
         if problems:
             raise ConquianError(f"the corpus has {len(problems)} problem(s); first: {problems[0]} (run conquian-ref lint)")
-        known_file = option("conquian_known_failures")
-        known = load_known_failures(known_file) if known_file else KnownFailures()
+        known = self.plugin.known
         known.check_names({s.id for s in scenarios}, set(load_rules()))  # as check: unknown ids and rules are errors
-        self.plugin.known = known
-        for scenario in select(scenarios, option("conquian_profile"), []):
+        chosen = select(scenarios, option("conquian_profile"), [])
+        if not chosen:  # as check: a run that tests nothing is an error, never a pass
+            raise ConquianError(nothing_selected(scenarios, option("conquian_profile"), []))
+        for scenario in chosen:
             item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario, plugin=self.plugin)
             if scenario.id in known:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=known[scenario.id], raises=ScenarioFailed))
@@ -198,14 +244,18 @@ class ScenarioItem(pytest.Item):
     def runtest(self):
         from .check import run_one
 
-        conn = self.plugin.connection()
+        try:
+            conn = self.plugin.connection()
+        except ScenarioFailed as exc:  # a restart's handshake failed: this item fails, and the session stops
+            self.session.shouldstop = f"conquian: {exc}"
+            raise
         # Known failures by id are the items' xfail markers: the runner classifies without them.
         result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
-        if result.status == "skipped":
+        if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == "errored":
+        if result.status == Status.ERRORED:
             self.plugin.drop()
-        if result.status == "passed":
+        if result.status == Status.PASSED:
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
         text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..engine.errors import IllegalAction, MalformedInput
+from ..engine.errors import IllegalAction, MalformedInput, shown
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.outcome import Outcome
 from ..engine.perft import divide, perft_counts
 from ..engine.profile import Profile
 from ..engine.ruleset import Variant, ruleset_for
+from ..engine.setup import check_seat
 from ..spec.profiles import load_profile
 
 
@@ -98,6 +99,7 @@ class Reference:
                 if "misdeal" in entry:
                     match.record_misdeal(entry["misdeal"]["counts"])
                 else:
+                    _check_winner(match.profile, entry)
                     match.record(Outcome(entry["result"], entry["winner"], entry["how"]))
             except MalformedInput as exc:
                 raise MalformedInput(f"deals[{i}].{exc.field}", exc.message) from None
@@ -110,3 +112,13 @@ class Reference:
         if self.last_match is not None:
             return set(self.last_match.rules_applied)
         return set(self.game.rules_fired) if self.game is not None else set()
+
+
+def _check_winner(profile: Profile, entry: dict) -> None:
+    """A deal's outcome names its winner exactly when it is a win: a seat of the table for a
+    win, null for a draw (MalformedInput naming `winner`; the score never computes on a
+    winner that is not a seat)."""
+    if entry["result"] == "win":
+        check_seat(entry["winner"], "winner", profile.seats)
+    elif entry["winner"] is not None:
+        raise MalformedInput("winner", f"a draw has no winner (null), got {shown(entry['winner'])}")

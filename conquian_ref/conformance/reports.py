@@ -20,11 +20,12 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from .check import Result, Run, reproduce_command
+from .check import reproduce_command
+from .results import NOT_CHECKED, Result, Run, Status
 from .transport import escaped, safe_text
 
 REPORT_VERSION = 2  # 2: steps 1-based, divergences and causes, not_run results
-STATUSES = ("passed", "failed", "errored", "xfail", "xpass", "skipped", "not_run")
+STATUSES = tuple(Status)  # the columns of the profile table and the keys of the JSON summary, in order
 SHOWN = 160  # characters of a value shown on one line of the text report
 
 # Characters XML 1.0 cannot hold (C0 but tab, newline, return; surrogates; U+FFFE, U+FFFF).
@@ -60,7 +61,7 @@ def causes(run: Run) -> list[tuple[str, list[Result]]]:
     first appearance), each with its scenarios in run order."""
     groups: dict[str, list[Result]] = {}
     for r in run.results:
-        if r.cause is not None and (r.counts_as_failure or r.status == "xfail"):
+        if r.cause is not None and (r.counts_as_failure or r.status == Status.XFAIL):
             groups.setdefault(str(r.cause), []).append(r)
     return sorted(groups.items(), key=lambda item: -len(item[1]))
 
@@ -88,7 +89,7 @@ def _failure_text(result: Result) -> str:
             tail = "\n".join("    | " + line for line in result.adapter.stderr.strip().splitlines()[-8:])
             text += f"\n  adapter stderr (last lines):\n{tail}"
         return text
-    if result.status == "xpass":
+    if result.status == Status.XPASS:
         return f"{scenario.path}: {scenario.id}: passed, but listed as a known failure ({result.reason})"
     return result.failure.describe(scenario)
 
@@ -136,7 +137,7 @@ def text_report(run: Run, verbose: bool = False) -> str:
         out.extend(failure_block(run, result))
     if verbose:
         for result in run.results:
-            if result.status in ("skipped", "xfail", "not_run"):
+            if result.status in NOT_CHECKED:
                 out.append(f"{result.status} {result.scenario.id}: {result.reason}")
             elif result.skipped_checks and not result.counts_as_failure:
                 out.append(f"checks not made in {result.scenario.id}: {'; '.join(result.skipped_checks)}")
@@ -150,7 +151,7 @@ def text_report(run: Run, verbose: bool = False) -> str:
         out.append("")
         out.append("causes (the first divergence from the reference), most scenarios first:")
         for n, (cause, results) in enumerate(found, 1):
-            known = sum(r.status == "xfail" for r in results)
+            known = sum(r.status == Status.XFAIL for r in results)
             known_text = f", {known} known" if known else ""
             out.append(f"  {n}. {cause} — {len(results)} scenario{'s' * (len(results) != 1)}{known_text}: "
                        + " ".join(r.scenario.id for r in results))
@@ -183,13 +184,13 @@ def _rule_table(run: Run) -> str:
     """Rules cited by failing scenarios, by rule id: new failures and known ones apart."""
     cited = defaultdict(lambda: [0, 0, 0])  # rule -> [new failures, known failures, run]
     for r in run.results:
-        if r.status in ("skipped", "not_run"):
+        if r.status in (Status.SKIPPED, Status.NOT_RUN):
             continue
         for rid in r.scenario.rules:
             row = cited[(r.scenario.profile, rid)]
             row[2] += 1
             row[0] += r.counts_as_failure
-            row[1] += r.status == "xfail"
+            row[1] += r.status == Status.XFAIL
     failing = {k: v for k, v in cited.items() if v[0] or v[1]}
     if not failing:
         return ""
@@ -200,7 +201,8 @@ def _rule_table(run: Run) -> str:
 
 
 # -- several implementations -------------------------------------------------------------------
-MARKS = {"passed": "pass", "failed": "FAIL", "errored": "ERROR", "xfail": "xfail", "xpass": "XPASS", "skipped": "skip", "not_run": "not run"}
+MARKS = {Status.PASSED: "pass", Status.FAILED: "FAIL", Status.ERRORED: "ERROR", Status.XFAIL: "xfail", Status.XPASS: "XPASS",
+         Status.SKIPPED: "skip", Status.NOT_RUN: "not run"}
 
 
 def side_by_side(runs: list[Run]) -> str:
@@ -218,7 +220,7 @@ def side_by_side(runs: list[Run]) -> str:
     out.append("first divergences from the reference:")
     for i, run in enumerate(runs, 1):
         for r in run.results:
-            if r.counts_as_failure or r.status == "xfail":
+            if r.counts_as_failure or r.status == Status.XFAIL:
                 d = r.divergence
                 text = f"{d.where()}: {d.cause}" if d is not None else (r.diagnosis or "none found")
                 out.append(f"  {i} {r.scenario.id}: {text}")
@@ -269,7 +271,7 @@ def json_report(run: Run) -> dict:
             entry["diagnosis"] = r.diagnosis
         if r.known is not None:
             entry["known"] = {"kind": r.known.kind, "value": r.known.value, "where": r.known.where}
-        if r.counts_as_failure or r.status == "xfail":
+        if r.counts_as_failure or r.status == Status.XFAIL:
             entry["reproduce"] = reproduce_command(run, r)
         results.append(entry)
     return strict_json({
@@ -285,7 +287,7 @@ def json_report(run: Run) -> dict:
         "stopped_early": run.stopped_early or None,
         "untested": run.untested or None,
         "causes": [
-            {"cause": cause, "scenarios": [r.scenario.id for r in rs], "known": sum(r.status == "xfail" for r in rs)}
+            {"cause": cause, "scenarios": [r.scenario.id for r in rs], "known": sum(r.status == Status.XFAIL for r in rs)}
             for cause, rs in causes(run)
         ],
         "stale": [{"kind": e.kind, "value": e.value, "where": e.where} for e in run.stale],
@@ -302,9 +304,9 @@ def json_text(report: dict) -> str:
 # -- JUnit -------------------------------------------------------------------------------------
 def _message(result: Result) -> str:
     """The JUnit `message`: the step and a one-line expected/got."""
-    if result.status == "xpass":
+    if result.status == Status.XPASS:
         return f"unexpected pass: listed as a known failure ({result.reason})"
-    if result.status == "errored":
+    if result.status == Status.ERRORED:
         d, step = result.divergence, result.adapter.step
         where = f"step {step}: " if step is not None else ""
         diverged = f" (first divergence at {d.where()})" if d is not None else ""
@@ -326,9 +328,9 @@ def junit_report(run: Run) -> str:
             "testsuite",
             name=xml_text(profile),
             tests=str(len(results)),
-            failures=str(sum(r.status in ("failed", "xpass") for r in results)),
-            errors=str(sum(r.status == "errored" for r in results)),
-            skipped=str(sum(r.status in ("skipped", "xfail", "not_run") for r in results)),
+            failures=str(sum(r.status in (Status.FAILED, Status.XPASS) for r in results)),
+            errors=str(sum(r.status == Status.ERRORED for r in results)),
+            skipped=str(sum(r.status in NOT_CHECKED for r in results)),
             time=f"{sum(r.seconds for r in results):.3f}",
         )
         for r in results:
@@ -337,13 +339,13 @@ def junit_report(run: Run) -> str:
                 file=xml_text(r.scenario.path), time=f"{r.seconds:.6f}",
             )
             if r.counts_as_failure:
-                tag = "error" if r.status == "errored" else "failure"
+                tag = "error" if r.status == Status.ERRORED else "failure"
                 node = ET.SubElement(case, tag, message=xml_text(_message(r)))
-                if r.status == "errored":
+                if r.status == Status.ERRORED:
                     node.set("type", xml_text(r.adapter.kind))
                 node.text = xml_text("\n".join(failure_block(run, r)[1:]))
-            elif r.status in ("skipped", "xfail", "not_run"):
-                ET.SubElement(case, "skipped", message=xml_text(f"known failure: {r.reason}" if r.status == "xfail" else r.reason))
+            elif r.status in NOT_CHECKED:
+                ET.SubElement(case, "skipped", message=xml_text(f"known failure: {r.reason}" if r.status == Status.XFAIL else r.reason))
             if r.skipped_checks and not r.counts_as_failure:
                 ET.SubElement(case, "system-out").text = xml_text("checks not made: " + "; ".join(r.skipped_checks))
     ET.indent(root)

@@ -5,7 +5,7 @@ Every reader of a scenario's steps goes through `walk`: `check` and the pytest p
 fills its placeholders from the answers of the walk); the book draws its pictures from it with
 `observe` (conquian_ref.tools.book.walk; tests/test_steps.py checks they are the book's own). So what a step asks of an
 implementation is written once, in `plan`, and what makes an answer right is written once, in the
-judges below, which apply docs/protocol.md "How answers are compared" (conformance.compare).
+judges (conquian_ref.conformance.judges), which apply docs/protocol.md "How answers are compared".
 
 The API:
 
@@ -53,13 +53,13 @@ role, `answer` of the action, `got` of each check kind, `failures`, `error`, `pi
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ..engine.errors import ConquianError
-from .compare import compare_actions, mismatches
+from .compare import mismatches
 from .failures import AdapterFailure
+from .judges import Failure, Judge
 from .protocol import CHECK_CAPABILITIES
 
 # A request to a driver: ("state",), ("apply", seat, action), ("observation", seat),
@@ -74,29 +74,6 @@ CHECK_REQUESTS: dict[str, Callable[[object], Request]] = {
     "perft": lambda check: ("perft", len(check)),
 }
 FINAL: Request = ("state",)  # after the last step: the deal's outcome is read from the state
-
-
-@dataclass
-class Failure:
-    """The first disagreement between a scenario and an implementation."""
-
-    step: int | None  # index into steps; None for setup and the final outcome
-    field: str  # e.g. "expect", "check.state.hands[0]", "check.legal", "outcome"
-    expected: object
-    got: object
-    message: str = ""
-
-    def describe(self, scenario) -> str:
-        where = "setup/outcome" if self.step is None else f"step {self.step + 1}"
-        path = ("steps", self.step) if self.step is not None else ("outcome",)
-        lines = [
-            f"{scenario.path}:{scenario.line(*path)}: {scenario.id} {where}: {self.field}",
-            f"  expected: {json.dumps(self.expected, ensure_ascii=False)}",
-            f"  got:      {json.dumps(self.got, ensure_ascii=False)}",
-        ]
-        if self.message:
-            lines.append(f"  {self.message}")
-        return "\n".join(lines)
 
 
 @dataclass
@@ -175,7 +152,7 @@ def walk(
     """Walk `scenario` on `driver` (see the module docstring)."""
     walked = Walk(scenario)
     skip = frozenset() if capabilities is None else frozenset(k for k, cap in CHECK_CAPABILITIES.items() if cap not in capabilities)
-    judge = _Judge(reasons, keep_going, open_word, skip)
+    judge = Judge(reasons, keep_going, open_word, skip)
     if "match" in scenario.data:
         _walk_match(walked, driver, judge)
     else:
@@ -205,7 +182,7 @@ def _at(exc: AdapterFailure, scenario, step: int | None, *path) -> AdapterFailur
     return exc
 
 
-def _walk_match(walked: Walk, driver, judge: "_Judge") -> None:
+def _walk_match(walked: Walk, driver, judge: Judge) -> None:
     match = walked.scenario.data["match"]
     try:
         walked.match = driver.match(walked.scenario.profile, match["first_dealer"], match["deals"])
@@ -221,7 +198,7 @@ def _walk_match(walked: Walk, driver, judge: "_Judge") -> None:
             walked.outcome_failures.append(Failure(None, f"match.expect.{path}", e, g, "the match after these deals"))
 
 
-def _walk_deal(walked: Walk, driver, judge: "_Judge", observe) -> None:
+def _walk_deal(walked: Walk, driver, judge: Judge, observe) -> None:
     data = walked.scenario.data
     steps = data["steps"]
     plans = [plan(step, judge.skip) for step in steps]
@@ -333,125 +310,3 @@ class _StepAnswers:
         if isinstance(answer, Exception):
             raise answer
         return answer
-
-
-class _Judge:
-    """What makes an answer right: one method per part of a step, the outcome judged in walk."""
-
-    def __init__(self, reasons: bool, keep_going: bool, open_word: object, skip: frozenset = frozenset()):
-        self.reasons, self.keep_going, self.open_word, self.skip = reasons, keep_going, open_word, skip
-
-    def is_open(self, value: object) -> bool:
-        """Whether `value` holds the open word anywhere (an expectation still to be recorded)."""
-        if self.open_word is None:
-            return False
-        if value == self.open_word:
-            return True
-        if isinstance(value, dict):
-            return any(self.is_open(v) for v in value.values())
-        return isinstance(value, list) and any(self.is_open(v) for v in value)
-
-    def step(self, result: StepResult, answers: _StepAnswers, divide) -> None:
-        """Judge each part of the step in plan order (the action, then each check kind)."""
-        step, check = result.step, result.step.get("check") or {}
-        result.answers = answers.got  # filled as the answers are read
-        parts = (["action"] if "action" in step else []) + [kind for kind in CHECK_REQUESTS if kind in check and kind not in self.skip]
-        for part in parts:
-            expected = step.get("expect", "accepted") if part == "action" else check[part]
-            try:
-                failure = self.part(result, part, expected, answers, divide)
-            except ConquianError as exc:
-                if not self.keep_going:
-                    raise
-                result.error = result.error or exc
-                continue
-            if failure:
-                result.failures.append(failure)
-                if not self.keep_going:
-                    return
-
-    def part(self, result: StepResult, part: str, expected: object, answers: _StepAnswers, divide) -> Failure | None:
-        if self.open_word is not None and self.is_open(expected):
-            answers[part]  # fetched and kept, not judged
-            return None
-        if part == "action":
-            return self.action(result, answers)
-        return JUDGES[part](result.index, expected, answers[part], divide)
-
-    def action(self, result: StepResult, answers: _StepAnswers) -> Failure | None:
-        step = result.step
-        expect = step.get("expect", "accepted")
-        want = ("accepted", None) if expect == "accepted" else ("refused", expect["refused"])
-        got = tuple(answers["action"])
-        if not self.reasons and got[0] == "refused":
-            want, got = (want[0], None), (got[0], None)
-        if got != want:
-            return Failure(result.index, "expect", _result_json(want), _result_json(got), f"seat {step['seat']} plays {json.dumps(step['action'])}")
-        if want[0] == "refused":
-            # Unchanged under the comparator's rules (hands and exposed cards as sets), every key.
-            before, after = answers["before"], answers["after"]
-            diff = mismatches(before, after)
-            if diff:
-                return Failure(result.index, "state unchanged after a refusal", before, after, f"changed: {', '.join(p for p, _, _ in diff[:5])}")
-        return None
-
-
-def _result_json(result: tuple) -> object:
-    return "accepted" if result[0] == "accepted" else {"refused": result[1]}
-
-
-def _judge_state(i: int, expected: dict, got: dict, divide) -> Failure | None:
-    found = mismatches(expected, got)
-    if found:
-        path, e, g = found[0]
-        return Failure(i, f"check.state.{path}", e, g)
-    return None
-
-
-def _judge_observation(i: int, expected: dict, got: dict, divide) -> Failure | None:
-    found = mismatches(expected["match"], got)
-    if found:
-        path, e, g = found[0]
-        return Failure(i, f"check.observation.{path}", e, g, f"observation of seat {expected['seat']}")
-    text = json.dumps(got)
-    leaked = [c for c in expected.get("absent", []) if f'"{c}"' in text]
-    if leaked:
-        return Failure(i, "check.observation.absent", [], leaked, "hidden cards appear in the observation")
-    return None
-
-
-def _judge_legal(i: int, expected: dict, got: list, divide) -> Failure | None:
-    missing, extra = compare_actions(expected["actions"], got)
-    if missing or extra:
-        return Failure(i, "check.legal", {"missing": missing}, {"extra": extra}, f"legal actions of seat {expected['seat']}")
-    return None
-
-
-def _judge_perft(i: int, expected: list, got: list, divide) -> Failure | None:
-    if got == expected:
-        return None
-    depth = next((d for d, (a, b) in enumerate(zip(expected, got), 1) if a != b), None)
-    divided = None if depth is None else divide(depth)
-    return Failure(i, "check.perft", expected, got, "" if divided is None else _divides(depth, *divided))
-
-
-DIVIDE_SHOWN = 24  # entries of a divide in a failure message
-
-
-def _divides(depth: int, reference: dict, implementation: dict) -> str:
-    """Both divides at `depth`, the reference's and the implementation's, the differing entries first."""
-    if reference == implementation:
-        entries = "; ".join(f"{k} -> {v}" for k, v in list(reference.items())[:DIVIDE_SHOWN])
-        return f"divide at depth {depth} (the same on the reference): {entries}"
-    keys = list(reference) + [k for k in implementation if k not in reference]
-    keys.sort(key=lambda k: reference.get(k) == implementation.get(k))  # stable: differing first
-    entries = "; ".join(
-        f"{k}: {reference.get(k, '-')} | {implementation.get(k, '-')}{'' if reference.get(k) == implementation.get(k) else ' (differs)'}"
-        for k in keys[:DIVIDE_SHOWN]
-    )
-    more = f"; ... {len(keys) - DIVIDE_SHOWN} more" if len(keys) > DIVIDE_SHOWN else ""
-    return f"divide at depth {depth}, reference | implementation: {entries}{more}"
-
-
-# The judge of each check kind: (step index, the check's expectation, the answer, divide) -> Failure.
-JUDGES = {"state": _judge_state, "observation": _judge_observation, "legal": _judge_legal, "perft": _judge_perft}

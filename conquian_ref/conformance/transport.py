@@ -28,8 +28,10 @@ import select
 import signal
 import subprocess
 import time
+from collections import deque
 
-from .failures import AdapterFailure
+from .failures import Crash, Garbage, Partial, Timeout, TooLarge
+from .lines import LineSplitter, TooLong
 
 MAX_LINE = 8 * 1024 * 1024  # bytes in one answer line
 MAX_DEPTH = 64  # nesting of an answer: the deepest protocol answer is 6 deep
@@ -56,8 +58,8 @@ class AdapterProcess:
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._pipes = {_inode(fd) for fd in (self._in, self._out, self._err)}
-        self._buffer = b""
-        self._skipping = False  # inside the rest of a line that was too large
+        self._lines = LineSplitter(MAX_LINE)
+        self._ready: deque[bytes | TooLong] = deque()  # lines read and not yet asked for
         self._stderr = b""
         self._stderr_open = True
 
@@ -79,44 +81,38 @@ class AdapterProcess:
     # -- stdout --------------------------------------------------------------------------------
     def read_line(self, timeout: float) -> tuple[str, bytes]:
         """("line", bytes) for a line (without a newline only if the output ended inside it),
-        ("eof", b"") at the end of the output, ("too_large", its start), or ("timeout", b"")."""
+        ("eof", b"") at the end of the output, ("too_large", its start), or ("timeout", b"").
+        Lines are split in linear time, and no more than MAX_LINE bytes of one are held
+        (lines.LineSplitter)."""
         deadline = time.monotonic() + timeout
-        while True:
-            end = self._buffer.find(b"\n")
-            if end >= 0:
-                line, self._buffer = self._buffer[: end + 1], self._buffer[end + 1 :]
-                if self._skipping:  # the tail of a line already reported as too large
-                    self._skipping = False
-                    continue
-                return "line", line
-            if len(self._buffer) > MAX_LINE:
-                start, self._buffer, self._skipping = self._buffer[:200], b"", True
-                return "too_large", start
+        while not self._ready:
             if not self._wait(self._out, False, deadline):
                 return "timeout", b""
             data = _read_available(self._out)
             if data is None:
                 continue
             if not data:
-                line, self._buffer = self._buffer, b""
-                return ("line", line) if line and not self._skipping else ("eof", b"")
-            self._buffer += data
+                rest = self._lines.rest()
+                return ("line", rest) if rest else ("eof", b"")
+            self._ready.extend(self._lines.feed(data))
+        line = self._ready.popleft()
+        return ("too_large", line.head) if isinstance(line, TooLong) else ("line", line)
 
     def read_answer(self, cmd: str, timeout: float) -> dict:
         """The next answer line as a JSON object (the answer to a `cmd` request), or AdapterFailure."""
         kind, line = self.read_line(timeout)
         if kind == "timeout":
-            raise AdapterFailure("timeout", f"no answer to {cmd!r} within {timeout:g} s", self.stderr_tail)
+            raise Timeout(f"no answer to {cmd!r} within {timeout:g} s", self.stderr_tail)
         if kind == "too_large":
-            raise AdapterFailure("too_large", f"an answer line over {MAX_LINE} bytes (starts {line[:60]!r})", self.stderr_tail)
+            raise TooLarge(f"an answer line over {MAX_LINE} bytes (starts {line[:60]!r})", self.stderr_tail)
         if kind == "eof":
-            raise AdapterFailure("crash", self.exit_text(), self.stderr_tail)
+            raise Crash(self.exit_text(), self.stderr_tail)
         if not line.endswith(b"\n"):
-            raise AdapterFailure("partial", f"output ended inside a line: {line[:120]!r}", self.stderr_tail)
+            raise Partial(f"output ended inside a line: {line[:120]!r}", self.stderr_tail)
         try:
             return parse_answer(line)
         except ValueError as exc:
-            raise AdapterFailure("garbage", f"{exc}: {line[:120]!r}", self.stderr_tail) from None
+            raise Garbage(f"{exc}: {line[:120]!r}", self.stderr_tail) from None
 
     # -- stdin ---------------------------------------------------------------------------------
     def write(self, data: bytes, timeout: float = 10.0) -> None:
@@ -138,9 +134,9 @@ class AdapterProcess:
         try:
             self.write(data, timeout)
         except TimeoutError as exc:
-            raise AdapterFailure("timeout", f"{exc} (a {cmd!r} request)", self.stderr_tail, cmd) from None
+            raise Timeout(f"{exc} (a {cmd!r} request)", self.stderr_tail, cmd) from None
         except OSError:
-            raise AdapterFailure("crash", self.exit_text(), self.stderr_tail, cmd) from None
+            raise Crash(self.exit_text(), self.stderr_tail, cmd) from None
 
     # -- stderr --------------------------------------------------------------------------------
     def _drain_stderr(self) -> None:

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..conformance.client import DEFAULT_TIMEOUT
 from ..conformance.failures import AdapterFailure
-from ..conformance.protocol import ANSWER_KEYS, PROTOCOL_VERSION, handshake_problem
+from ..conformance.protocol import COMMANDS, PROTOCOL_VERSION, handshake_problem
 from .options import add_timeout_option
 from ..conformance.transport import AdapterProcess, safe_text
 
@@ -44,7 +44,7 @@ class Probe:
         (answer,) = self.send({"seq": 1, "cmd": "start", "version": PROTOCOL_VERSION})
         if "error" in answer:
             raise SmokeFailure(f"start (version {PROTOCOL_VERSION}) answered with an error: {_short(answer['error'])}")
-        missing = [key for key in ANSWER_KEYS["start"] if key not in answer]
+        missing = [key for key in COMMANDS["start"].answer if key not in answer]
         if missing:
             raise SmokeFailure(f"the start answer lacks {', '.join(missing)}")
         problem = handshake_problem(answer)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ...conformance.client import Ahead, Connection
 from ...conformance.driver import ImplementationDriver, hands_and_stock
-from ...conformance.failures import AdapterFailure
+from ...conformance.failures import AdapterFailure, BadAnswer
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
@@ -227,10 +227,10 @@ class Lockstep:
     def _judge(self, check: tuple, got: object) -> Divergence | None:
         kind, where, step, seat, action, want, rules = check
         if kind == "setup":
-            return None  # the answer carries `ok` (ANSWER_KEYS), nothing to compare
+            return None  # the answer carries `ok` (its protocol.Command), nothing to compare
         if kind == "legal":
             if not isinstance(got, list) or not all(isinstance(a, dict) for a in got):
-                raise _Adapter(AdapterFailure("bad_answer", f"legal: not a list of actions: {short(got)}"), where, step, seat, None)
+                raise _Adapter(BadAnswer(f"legal: not a list of actions: {short(got)}"), where, step, seat, None)
             found = legal_divergence(want, got, step, seat)
         elif kind == "apply":
             result, reason = got
