@@ -19,8 +19,6 @@ Everything here comes from the engine (`conquian_ref.engine`, standard library o
 are imported on first use, so that importing the engine never needs PyYAML or jsonschema.
 """
 
-__version__ = "0.1.0"
-
 from .engine.actions import Action, parse_action
 from .engine.errors import ConquianError, IllegalAction, MalformedInput
 from .engine.game import Game
@@ -54,6 +52,15 @@ _FROM_SPEC = ("load_profile", "PROFILE_IDS")
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        # The one version is pyproject.toml's, as installed (CHANGELOG.md says what a version
+        # means); read when asked, since importlib.metadata costs an import and a search.
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("conquian-ref")
+        except PackageNotFoundError:  # a source tree put on sys.path by hand, never installed
+            return "0+unknown"
     # The profile files are read by the spec floor; import it only when asked (PEP 562).
     if name in _FROM_SPEC:
         from .spec import profiles

@@ -71,11 +71,23 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+class _Version(argparse.Action):
+    """`--version`: the installed distribution's version (importlib.metadata, through
+    conquian_ref.__version__), looked up only when asked, so that other commands do not pay for it."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help="print the version and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"{PROG} {__version__}")
+        parser.exit()
+
+
 def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every command; with `only`, just those commands get their options (and their
     set-up modules imported), the others are listed with their help."""
-    from . import __version__
-
     from .tools.options import VOCABULARY
 
     parser = _Parser(
@@ -86,7 +98,7 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
         + f"\nshell completion: {PROG} completion bash|zsh",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     chosen = set(COMMANDS) if only is None else set(only)
     for name, (help_text, configure) in COMMANDS.items():

@@ -84,6 +84,30 @@ def test_each_subcommand_has_help(capsys, name):
     assert f"conquian-ref {name}" in out
 
 
+# -- version ---------------------------------------------------------------------------------------
+def test_version_is_the_installed_metadata_and_pyproject_version(capsys):
+    import tomllib
+    from importlib.metadata import version
+
+    import conquian_ref
+
+    status, out, err = run_cli(capsys, "--version")
+    assert (status, err) == (0, "")
+    assert out == f"conquian-ref {version('conquian-ref')}\n"
+    # One source of truth: the installed metadata is pyproject.toml's version (an install older
+    # than the checkout fails here: reinstall), and the adapter's handshake names the same.
+    assert version("conquian-ref") == tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert conquian_ref.__version__ == version("conquian-ref")
+
+
+def test_version_is_looked_up_only_when_asked():
+    # importlib.metadata costs an import and a search of sys.path: other commands skip it.
+    code = "import sys; from conquian_ref.cli import main; main(['--help']); print('importlib.metadata' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "False"
+
+
 # -- simulate --------------------------------------------------------------------------------------
 def test_simulate_both_profiles_counts_add_up(capsys):
     doc = simulate_json(capsys, "--games", "20", "--seed", "1")
