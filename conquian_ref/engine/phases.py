@@ -94,11 +94,11 @@ def _play(game, seat: int) -> list[Action]:
     """force, pass, reject, then each use whose cards arrange with the exposed cards and the
     taken card (the meld table's search), in deck order of their cards (Action.sort_key)."""
     uses = game.table.legal_uses(game.exposed_of(seat), bit(game.available), game.hands[seat])
-    return [_FORCE, _PASS, _REJECT, *_use_actions(uses)]
+    return [_FORCE, _PASS, _REJECT, *use_actions(uses)]
 
 
 @lru_cache(maxsize=1 << 14)  # the same sets of uses recur across a game: sorted once (a frozenset caches its hash)
-def _use_actions(uses: frozenset[int]) -> tuple[Action, ...]:
+def use_actions(uses: frozenset[int]) -> tuple[Action, ...]:
     return tuple(Action("use", cards=s) for s in sorted(uses, key=deck_order_key))
 
 

@@ -41,6 +41,7 @@ import time
 
 from ..engine.cards import count
 from ..engine.melds import meld_table
+from ..engine.phases import use_actions
 from ..engine.profile import Profile
 from .bench_machine import machine
 from .options import emit
@@ -56,7 +57,9 @@ BENCH_SEED = 20240601  # fixed: the workloads are the same on every run
 
 
 def clear_caches(profile: Profile) -> None:
-    """Empty every memo of the profile's meld table, so a measurement starts cold."""
+    """Empty every memo of the profile's meld table and the memo of sorted use actions
+    (conquian_ref.engine.phases.use_actions), so a measurement starts cold."""
+    use_actions.cache_clear()
     table = meld_table(profile)
     for name in ("arrangeable", "use_options", "_hand_melds", "extends", "placeable"):
         memo = getattr(table, name, None)
