@@ -32,11 +32,11 @@ out on purpose; docs/mutation.md lists them (for instance the run maximum, RUL-2
 from __future__ import annotations
 
 # The area modules register their mutants when imported, in this order (the report's order).
-from . import cards_and_melds, deal_and_exchange, turn, observation_and_match  # noqa: F401  # WIP mutB
+from . import cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match  # noqa: F401
 from .base import MutantAdapter, MutantTable
 from .registry import MUTANTS, Mutant, mutant, reachable_mutants
 
-AREAS = (cards_and_melds, deal_and_exchange, turn, observation_and_match)  # WIP mutB
+AREAS = (cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match)
 
 __all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "mutant", "reachable_mutants"]
 
