@@ -4,75 +4,73 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...engine.game import SEATS
 from ...engine.match import Match
-from .base import MutantAdapter
+from .base import observation
 from .registry import mutant
 
 
 # == the observation (C-OBS-1) ========================================================================
-@mutant("rival-hand-visible", ["C-OBS-1"], "the observation shows the rival's hand")
-class RivalHandVisible(MutantAdapter):
-    # C-OBS-1: the observation "must never contain the rival's hand".
-    def change_observation(self, obs):
-        obs["rival_hand"] = self.game.deck.names(self.game.hands[1 - obs["seat"]])
+# C-OBS-1: the observation "must never contain the rival's hand".
+def _show_rival_hand(game, obs):
+    obs["rival_hand"] = game.deck.names(game.hands[game.profile.next_seat(obs["seat"])])
 
 
-@mutant("stock-order-visible", ["C-OBS-1"], "the observation lists the stock in order")
-class StockOrderVisible(MutantAdapter):
-    # C-OBS-1: the observation "must never contain ... the order of the stock".
-    def change_observation(self, obs):
-        obs["stock"] = [self.game.deck.name(c) for c in self.game.stock]
+mutant("rival-hand-visible", ["C-OBS-1"], "the observation shows the rival's hand",
+       replaces={"observe": observation(_show_rival_hand)})
 
 
-@mutant("available-hidden-from-rival", ["C-OBS-1"], "a seat does not observe the available card while it is offered to the other seat")
-class AvailableHiddenFromRival(MutantAdapter):
-    # C-OBS-1: the observation "must contain ... the available card and the seat it is offered to".
-    def change_observation(self, obs):
-        if obs["available"] and obs["available"]["offered_to"] != obs["seat"]:
-            obs["available"] = None
+# C-OBS-1: the observation "must never contain ... the order of the stock".
+def _show_stock(game, obs):
+    obs["stock"] = [game.deck.name(c) for c in game.stock]
+
+
+mutant("stock-order-visible", ["C-OBS-1"], "the observation lists the stock in order",
+       replaces={"observe": observation(_show_stock)})
+
+
+# C-OBS-1: the observation "must contain ... the available card and the seat it is offered to".
+def _hide_available_from_rival(game, obs):
+    if obs["available"] and obs["available"]["offered_to"] != obs["seat"]:
+        obs["available"] = None
+
+
+mutant("available-hidden-from-rival", ["C-OBS-1"], "a seat does not observe the available card while it is offered to the other seat",
+       replaces={"observe": observation(_hide_available_from_rival)})
 
 
 # == the match (AA-MATCH-1, TC-MATCH-1) ===============================================================
-@mutant("draw-scores-a-point", ["AA-MATCH-1"], "a drawn deal scores 1 point to each player")
-class DrawScoresAPoint(MutantAdapter):
-    # AA-MATCH-1: "a draw scores 0 for both".
-    def change_profile(self, p):
-        return {"match": {**p.match, "points_per_draw": 1}} if p.match else {}
+# AA-MATCH-1: "a draw scores 0 for both".
+mutant("draw-scores-a-point", ["AA-MATCH-1"], "a drawn deal scores 1 point to each player",
+       profile=lambda p: {"match": {**p.match, "points_per_draw": 1}} if p.match else {})
 
 
+# AA-MATCH-1: "The dealer alternates every deal, draws included."
 class _DealerStaysOnDraw(Match):
     @property
     def dealer(self) -> int:
-        return (self.first_dealer + sum(o.result == "win" for o in self.results)) % 2
+        return (self.first_dealer + sum(o.result == "win" for o in self.results)) % len(self.profile.seats)
 
 
-@mutant("dealer-stays-on-draw", ["AA-MATCH-1", "TC-MATCH-1"], "the dealer alternates after a win but deals again after a draw")
-class DealerStaysOnDraw(MutantAdapter):
-    # AA-MATCH-1: "The dealer alternates every deal, draws included."
-    match_class = _DealerStaysOnDraw
+mutant("dealer-stays-on-draw", ["AA-MATCH-1", "TC-MATCH-1"], "the dealer alternates after a win but deals again after a draw",
+       replaces={"match": _DealerStaysOnDraw})
 
 
-@mutant("torno-scores-points", ["TC-MATCH-1"], "a profile without a match scores one: a point a win, first to 3")
-class TornoScoresPoints(MutantAdapter):
-    # TC-MATCH-1: "There are no points ... each deal stands alone".
-    def change_profile(self, p):
-        return {"match": {"points_per_win": 1, "points_per_draw": 0, "points_to_win": 3}} if p.match is None else {}
+# TC-MATCH-1: "There are no points ... each deal stands alone".
+mutant("torno-scores-points", ["TC-MATCH-1"], "a profile without a match scores one: a point a win, first to 3",
+       profile=lambda p: {"match": {"points_per_win": 1, "points_per_draw": 0, "points_to_win": 3}} if p.match is None else {})
 
 
+# AA-MATCH-1: "the first player to 3 points wins the match".
 class _WinnerNeedsMore(Match):
     @property
     def winner(self):
         if self.points is None:
             return None
-        return next((s for s in SEATS if self.points[s] > self.profile.match["points_to_win"]), None)
+        return next((s for s in (0, 1) if self.points[s] > self.profile.match["points_to_win"]), None)
 
 
-@mutant("match-needs-four", ["AA-MATCH-1"], "the match is won with more than 3 points, not with 3")
-class MatchNeedsFour(MutantAdapter):
-    # AA-MATCH-1: "the first player to 3 points wins the match".
-    match_class = _WinnerNeedsMore
-
+mutant("match-needs-four", ["AA-MATCH-1"], "the match is won with more than 3 points, not with 3",
+       replaces={"match": _WinnerNeedsMore})
 
 
 # == the session with stakes and a pot (SA-MATCH-2, RUL-25; SAPT-MATCH-1, RUL-42) =====================
@@ -101,10 +99,9 @@ class _DrawLosesThePot(_OneEntryAtATime):
         return dataclasses.replace(score, pot=0) if getattr(entry, "result", None) == "draw" else score
 
 
-@mutant("draw-loses-the-pot", ["SA-MATCH-2", "RUL-25"], "after a drawn deal the pot is lost instead of carried over to the next deal")
-class DrawLosesThePot(MutantAdapter):
-    # SA-MATCH-2: "After a drawn deal the pot stays where it is and is added to the next deal's pot".
-    match_class = _DrawLosesThePot
+# SA-MATCH-2: "After a drawn deal the pot stays where it is and is added to the next deal's pot".
+mutant("draw-loses-the-pot", ["SA-MATCH-2", "RUL-25"], "after a drawn deal the pot is lost instead of carried over to the next deal",
+       replaces={"match": _DrawLosesThePot})
 
 
 class _PotToTheWinnerAlone(_OneEntryAtATime):
@@ -123,7 +120,6 @@ class _PotToTheWinnerAlone(_OneEntryAtATime):
         return dataclasses.replace(score, net=tuple(net))
 
 
-@mutant("team-pot-to-the-winner-alone", ["SAPT-MATCH-1", "RUL-42"], "the seat that wins a deal for its team takes the whole pot; the partner gets nothing")
-class TeamPotToTheWinnerAlone(MutantAdapter):
-    # SAPT-MATCH-1: "the winning team takes the pot, shared equally by its partners".
-    match_class = _PotToTheWinnerAlone
+# SAPT-MATCH-1: "the winning team takes the pot, shared equally by its partners".
+mutant("team-pot-to-the-winner-alone", ["SAPT-MATCH-1", "RUL-42"], "the seat that wins a deal for its team takes the whole pot; the partner gets nothing",
+       replaces={"match": _PotToTheWinnerAlone})
