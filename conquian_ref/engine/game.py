@@ -78,7 +78,8 @@ class Game:
         """Deal from an explicit deck order, top card first (C-DEAL-1, RUL-10, RUL-15): packets of
         the profile's size go round the seats, the seat after the dealer first; the rest is the stock."""
         check_seat(dealer, "dealer", profile.seats)
-        game = cls._dealt(profile, parse_deck_order(profile, deck_order), dealer, variants)
+        # The cards are read with the profile as the house rules leave it (a variant may change the deck).
+        game = cls._dealt(profile, parse_deck_order(ruleset_for(profile, tuple(variants)).profile, deck_order), dealer, variants)
         game.run("read_cards")
         return game
 
@@ -96,7 +97,7 @@ class Game:
         is dealt, so the dealing pattern (C-DEAL-1, RUL-10, RUL-15) is not applied; the profile's
         deal rule (hand size, stock size) holds by construction: other hands are refused."""
         check_seat(dealer, "dealer", profile.seats)
-        parsed, stock_cards = check_dealt(profile, hands, stock)
+        parsed, stock_cards = check_dealt(ruleset_for(profile, tuple(variants)).profile, hands, stock)
         game = cls(profile, [mask_of(h) for h in parsed], stock_cards, dealer, variants)
         game.rules_by_construction |= {profile.rule("deal")}
         game.run("read_cards")
