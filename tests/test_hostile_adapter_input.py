@@ -73,7 +73,7 @@ def test_issue_12_a_long_match_is_scored_in_linear_time():
     # Structural, not timed: count how often the score reads a deal's result. Before, every deal
     # re-read every deal before it (about n*n/2 reads); now each result is read once by the score.
     from conquian_ref.engine.match import Match
-    from conquian_ref.engine.outcome import Outcome
+    from conquian_ref.engine.outcome import How, Outcome
     from conquian_ref.spec.profiles import load_profile
 
     reads = 0
@@ -88,7 +88,7 @@ def test_issue_12_a_long_match_is_scored_in_linear_time():
     scored = next(p for p in PROFILE_IDS if load_profile(p).match is not None)
     match, n = Match(load_profile(scored), 0), 2000
     for _ in range(n):
-        match.record(Counted("draw", None, "stock_exhausted"))
+        match.record(Counted(How.STOCK_EXHAUSTED))
     match.to_json()
     assert reads <= 3 * n  # scoring reads each once, to_json once more; before: about 2,000,000
 

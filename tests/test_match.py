@@ -14,7 +14,7 @@ from conquian_ref.conformance.adapter import ReferenceAdapter
 from conquian_ref.conformance.reference import Reference
 from conquian_ref.engine.errors import MalformedInput
 from conquian_ref.engine.match import Match
-from conquian_ref.engine.outcome import Outcome
+from conquian_ref.engine.outcome import How, Outcome
 from conquian_ref.engine.profile import profile_from_data
 from conquian_ref.spec.profiles import load_profile, profile_data
 
@@ -207,7 +207,7 @@ def test_scoring_is_linear_in_the_number_of_deals():
     # Reading the score after each of many deals adds only the new deal to the running tally.
     match = Match(load_profile(SA), 0)
     for _ in range(2000):
-        match.record(Outcome("draw", None, "stock_exhausted"))
+        match.record(Outcome(How("stock_exhausted")))
         assert match.pot is not None
     assert match._tally.counted == 2000 and match.pot == 4000 and match.net == [-2000, -2000]
 

@@ -116,7 +116,7 @@ def test_each_ending_names_its_rule():
 def test_an_outcome_writes_its_ending_as_a_plain_string():
     from conquian_ref.engine.outcome import Outcome
 
-    data = Outcome("win", 0, How.FORCED_TO_TARGET).to_json()
+    data = Outcome(How.FORCED_TO_TARGET, 0).to_json()
     assert data == {"result": "win", "winner": 0, "how": "forced_to_target"} and type(data["how"]) is str
 
 

@@ -135,7 +135,7 @@ def test_no_rule_is_recorded_with_the_trace_off():
 def test_the_match_rule_is_the_profile_s_own():
     for profile in (TC, AA):
         match = Match(profile, 0)
-        match.record(Outcome("draw", None, How.STOCK_EXHAUSTED))
+        match.record(Outcome(How.STOCK_EXHAUSTED))
         assert match.rules_applied == [profile.rule("match")]
 
 

@@ -17,7 +17,7 @@ from typing import Callable
 from ..engine.errors import IllegalAction, MalformedInput, shown
 from ..engine.game import Game
 from ..engine.match import Match
-from ..engine.outcome import Outcome
+from ..engine.outcome import How, Outcome
 from ..engine.perft import divide, perft_counts
 from ..engine.profile import Profile
 from ..engine.ruleset import Variant, ruleset_for
@@ -100,7 +100,7 @@ class Reference:
                     match.record_misdeal(entry["misdeal"]["counts"])
                 else:
                     _check_winner(match.profile, entry)
-                    match.record(Outcome(entry["result"], entry["winner"], entry["how"]))
+                    match.record(Outcome(_how(entry["how"]), entry["winner"]))
             except MalformedInput as exc:
                 raise MalformedInput(f"deals[{i}].{exc.field}", exc.message) from None
         self.game, self.last_match = None, match
@@ -112,6 +112,13 @@ class Reference:
         if self.last_match is not None:
             return set(self.last_match.rules_applied)
         return set(self.game.rules_fired) if self.game is not None else set()
+
+
+def _how(value: object) -> How:
+    """The ending a deal's outcome names (MalformedInput naming `how` for any other value)."""
+    if not isinstance(value, str) or value not in set(How):
+        raise MalformedInput("how", f"an ending is one of {', '.join(How)}, got {value!r}"[:200])
+    return How(value)
 
 
 def _check_winner(profile: Profile, entry: dict) -> None:

@@ -28,11 +28,15 @@ HOW: dict[str, str] = {str(how): how.rule for how in How}
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of one deal: a win for `winner`, or a draw (winner None)."""
+    """The result of one deal: how it ended and, for a win, the winning seat (None: a draw)."""
 
-    result: str  # "win" | "draw"
-    winner: int | None
-    how: str  # a How (a str: the protocol's and the scenario files' value)
+    how: How
+    winner: int | None = None
+
+    @property
+    def result(self) -> str:
+        """"win" or "draw", as the protocol and the scenario files write it."""
+        return "draw" if self.winner is None else "win"
 
     def to_json(self) -> dict:
         return {"result": self.result, "winner": self.winner, "how": str(self.how)}

@@ -115,7 +115,7 @@ def take(game, receiver: int, how: How) -> None:
 
 
 def win(game, winner: int, how: How) -> None:
-    game.run("end", Outcome("win", winner, how))
+    game.run("end", Outcome(how, winner))
 
 
 def discard_after_take(game, receiver: int) -> None:
@@ -178,7 +178,7 @@ def reject_card(game, seat: int) -> None:
 
 
 def stock_exhausted(game) -> None:
-    game.run("end", Outcome("draw", None, How.STOCK_EXHAUSTED))
+    game.run("end", Outcome(How.STOCK_EXHAUSTED))
 
 
 def pass_card(game, seat: int) -> None:

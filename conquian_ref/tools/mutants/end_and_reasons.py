@@ -38,7 +38,7 @@ mutant("no-win-at-target", ["C-END-1", "TC-GOAL-1", "AA-GOAL-1"], "a use reachin
 def _empty_hand_wins(game, seat, act):
     reference_step("discard.discard")(game, seat, act)
     if not game.hands[seat]:
-        game.run("end", Outcome("win", seat, How.TARGET_REACHED))
+        game.run("end", Outcome(How.TARGET_REACHED, seat))
 
 
 mutant("empty-hand-wins", ["C-END-2", "TC-GOAL-1", "AA-GOAL-1"], "discarding the last hand card wins the deal",
@@ -54,7 +54,7 @@ mutant("target-one-less", ["TC-GOAL-1", "AA-GOAL-1", "RUL-1"], "the target is on
 def _draw_on_last_reveal(game):
     reference_step("reveal")(game)
     if not game.stock_pile:
-        game.run("end", Outcome("draw", None, How.STOCK_EXHAUSTED))
+        game.run("end", Outcome(How.STOCK_EXHAUSTED))
 
 
 mutant("draw-on-last-reveal", ["C-END-3", "RUL-9", "TC-END-1", "AA-END-1"], "the deal is drawn as soon as the last stock card is revealed",
@@ -66,7 +66,7 @@ def _draw_on_pass(name):
     def pass_draws(game, seat):
         reference_step(name)(game, seat)
         if not game.stock_pile:
-            game.run("end", Outcome("draw", None, How.STOCK_EXHAUSTED))
+            game.run("end", Outcome(How.STOCK_EXHAUSTED))
 
     return step(name, pass_draws)
 
@@ -195,7 +195,7 @@ mutant("hand-meld-must-touch-take", ["C-TURN-2"], "a use may lay down only hand 
 # AA-MATCH-1: "A win scores 1 point for the winner", however it was reached.
 class _ForcedWinScoresNothing(Match):
     def record(self, outcome):
-        super().record(Outcome("draw", None, outcome.how) if outcome.how == How.FORCED_TO_TARGET else outcome)
+        super().record(Outcome(outcome.how) if outcome.how == How.FORCED_TO_TARGET else outcome)
 
 
 mutant("forced-win-scores-nothing", ["AA-MATCH-1"], "a deal won by a forced card scores no point",

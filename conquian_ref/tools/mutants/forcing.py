@@ -150,7 +150,7 @@ def _receiver_draws(game, receiver):
     if game.stock_pile:
         game.run("reveal")
     else:
-        game.run("end", Outcome("draw", None, How.STOCK_EXHAUSTED))
+        game.run("end", Outcome(How.STOCK_EXHAUSTED))
 
 
 mutant("receiver-draws-after-force", ["RUL-5", "C-FORCE-1", "AA-FORCE-2"], "after a force the receiver discards nothing and a stock card is revealed for the receiver",

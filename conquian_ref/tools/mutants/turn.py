@@ -100,7 +100,7 @@ def _discard_out_of_play(game, seat, act):
     if game.stock_pile:
         game.run("reveal")
     else:
-        game.run("end", Outcome("draw", None, How.STOCK_EXHAUSTED))
+        game.run("end", Outcome(How.STOCK_EXHAUSTED))
 
 
 mutant("discard-goes-out-of-play", ["C-TURN-3"], "the discard goes out of play and a stock card is revealed for the rival",
