@@ -94,7 +94,7 @@ class Profile:
     exchange_cards: int  # 0 when the profile has no exchange
     own_fit: OwnFit  # a card fitting one's own melds (policies.OWN_FITS)
     onto_rival: bool
-    fit: ForcingFit  # what fits for forcing (policies.FITS): any arrangement (RUL-3) or extension (RUL-22)
+    forcing_fit: ForcingFit  # `forcing.fit`: what fits for forcing (policies.FITS): any arrangement (RUL-3) or extension (RUL-22)
     opening_style: OpeningStyle  # (policies.OPENINGS) RUL-7 or RUL-20
     meld_timing: MeldTiming  # (policies.TIMINGS) with the take, or placed first (RUL-35)
     going_rummy: bool  # a win with nothing exposed before is recorded as how: rummy (RUL-24)
@@ -228,7 +228,7 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         exchange_cards=data["exchange"]["cards"] if data["exchange"] else 0,
         own_fit=OwnFit(data["forcing"]["own_fit"]),
         onto_rival=data["forcing"]["onto_rival"],
-        fit=ForcingFit(data["forcing"]["fit"]),
+        forcing_fit=ForcingFit(data["forcing"]["fit"]),
         opening_style=OpeningStyle(data["opening"]["style"]),
         meld_timing=MeldTiming(data["meld_timing"]),
         going_rummy=data["going_rummy"],

@@ -131,7 +131,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
             profile = dataclasses.replace(profile, **changes)
     # The policy tables, one entry per value (a variant may replace the entry of one value).
     policy_tables = {
-        "fit": (dict(FITS), profile.fit),
+        "fit": (dict(FITS), profile.forcing_fit),
         "own_fit": (dict(OWN_FITS), profile.own_fit),
         "opening": (dict(OPENINGS), profile.opening_style),
         "timing": (dict(TIMINGS), profile.meld_timing),

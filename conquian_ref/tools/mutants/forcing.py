@@ -183,7 +183,7 @@ mutant("forced-to-target-refused", ["RUL-6"], "a force that would bring the rece
 # SA-FORCE-2: a card "may be demanded only if it extends one meld"; this engine reads "fits" as
 # RUL-3 does (any repartition).
 mutant("demand-by-any-arrangement", ["SA-FORCE-2", "RUL-22"], "a card that fits only by rearranging several melds may be demanded",
-       profile=lambda p: {"fit": ForcingFit.ANY_ARRANGEMENT} if p.fit == ForcingFit.EXTENSION else {})
+       profile=lambda p: {"forcing_fit": ForcingFit.ANY_ARRANGEMENT} if p.forcing_fit == ForcingFit.EXTENSION else {})
 
 
 # RUL-22 quantifies over arrangements ("some valid arrangement of the player's exposed cards has
