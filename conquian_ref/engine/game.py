@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 
-from .actions import Action, check_action, parse_action, resolved
+from .actions import FIELDS, Action, check_action, parse_action, resolved
 from .cards import bit, cards_of, count, distinct, mask_of
 from .errors import IllegalAction
 from .outcome import Outcome
@@ -35,7 +35,9 @@ from .trace import rules_by_construction
 __all__ = ["SEATS", "Game", "Phase", "rules_by_construction"]
 
 
-_SHARED = ("profile", "deck", "table", "ruleset", "rules_by_construction")
+_SHARED = ("profile", "deck", "table", "ruleset", "rules_by_construction", "_steps", "_team")
+# The transition row of each (phase, action type): the row named `<phase>.<action type>`.
+_TRANSITIONS = {(phase, action_type): f"{phase}.{action_type}" for phase in Phase for action_type in FIELDS}
 
 
 class Game:
@@ -51,6 +53,8 @@ class Game:
         self.profile = profile = self.ruleset.profile  # with the profile fields a variant changes
         self.deck = profile.deck
         self.table = self.ruleset.melds
+        self._steps = self.ruleset.steps  # read at every step
+        self._team = tuple(profile.team_of(seat) for seat in profile.seats)  # read at every take and listing
         self.dealer = dealer
         self.hands = list(hands)  # one per seat
         self.exposed = [0] * profile.teams  # one per team: with two players, one per seat
@@ -132,7 +136,7 @@ class Game:
 
     def exposed_of(self, seat: int) -> int:
         """The exposed cards of the seat's team (its own, with two players; RUL-38)."""
-        return self.exposed[self.profile.team_of(seat)]
+        return self.exposed[self._team[seat]]
 
     @property
     def stock_count(self) -> int:
@@ -213,7 +217,7 @@ class Game:
         elif self.deck.copies > 1 and (act.card is not None or act.cards):
             self.run("resolve_copies")  # as _held_copies would: the listed copies are the held ones
         self._listed = None  # the state changes now: the listing no longer holds
-        self.run(f"{self.phase}.{act.type}", seat, act)
+        self.run(_TRANSITIONS[self.phase, act.type], seat, act)
 
     def _listed_action(self, seat: int, action: object) -> Action | None:
         """`action` if it is one of the objects the last legal(seat) returned, in this state."""
@@ -236,17 +240,18 @@ class Game:
     def run(self, name: str, *args):
         """Run the row `name` of the rule set (conquian_ref.engine.transitions): record its rules
         in the trace, then do what it does."""
-        step = self.ruleset.steps[name]
-        if self.trace:
-            rules = step.rules
-            for name in step.policies:
-                policy = self.ruleset.policies[name]
-                rules += policy.rules
-                for consulted in getattr(policy, "consults", ()):  # a policy that asks another (the fit)
-                    rules += self.ruleset.policies[consulted].rules
-            if step.about_the_card:
-                rules += self.card_rules()
-            self._record(resolve(self.profile, rules))
+        step = self._steps[name]
+        if not self.trace:
+            return step.run(self, *args)
+        rules = step.rules
+        for name in step.policies:
+            policy = self.ruleset.policies[name]
+            rules += policy.rules
+            for consulted in getattr(policy, "consults", ()):  # a policy that asks another (the fit)
+                rules += self.ruleset.policies[consulted].rules
+        if step.about_the_card:
+            rules += self.card_rules()
+        self._record(resolve(self.profile, rules))
         return step.run(self, *args)
 
     def note_melds(self, exposed: int) -> None:

@@ -24,6 +24,7 @@ from typing import Callable
 from .actions import FIELDS
 from .cards import bit
 from .phases import PHASES, Phase
+from .policies import never
 
 Condition = Callable[[object, int, object], bool]  # (game, seat, action) -> the row applies
 
@@ -48,6 +49,9 @@ class Refusal:
     # Whether the condition reads the action's cards (False: only the game and the seat, so
     # `legal_among` asks it once per action type). A row without a condition reads nothing.
     reads_action: bool = True
+    # The rule sets the row belongs to, as a test of the profile and its policy entries; None:
+    # every one. A row left out can never apply under that profile (its slots skip it).
+    under: Callable[[object, dict], bool] | None = None
 
 
 def _not_admitted(phase: Phase) -> tuple[str, ...]:
@@ -59,12 +63,18 @@ def seat_may_not_act(game, seat, act) -> bool:
     return seat not in game.to_act
 
 
-def profile_has_exchange(game, seat, act) -> bool:
-    return bool(game.profile.exchange_cards)
+def plays_in_partnerships(profile, policies) -> bool:
+    # With two players a use never empties the hand short of the target: exposed and hand cards
+    # add up to the hand size after every turn (RUL-1), so the row belongs to partnerships only.
+    return profile.partnerships
 
 
-def profile_has_no_exchange(game, seat, act) -> bool:
-    return not game.profile.exchange_cards
+def has_exchange(profile, policies) -> bool:
+    return bool(profile.exchange_cards)
+
+
+def has_no_exchange(profile, policies) -> bool:
+    return not profile.exchange_cards
 
 
 def names_a_card_not_held(game, seat, act) -> bool:
@@ -95,8 +105,12 @@ def card_fits_own_melds(game, seat, act) -> bool:
     return game.ruleset.policies["own_fit"].must_take(game, seat)
 
 
-def profile_forbids_forcing_onto_rival(game, seat, act) -> bool:
-    return not game.profile.onto_rival
+def fitting_cards_may_have_to_be_taken(profile, policies) -> bool:
+    return policies["own_fit"].must_take is not never
+
+
+def forbids_forcing_onto_rival(profile, policies) -> bool:
+    return not profile.onto_rival
 
 
 def card_does_not_fit_rival(game, seat, act) -> bool:
@@ -163,9 +177,9 @@ REFUSALS: tuple[Refusal, ...] = (
             condition=None, message="no forcing decision is pending (RUL-14)",
             concepts=("force_option", "no_forcing")),
     Refusal("exchange_over", ("TC-XCH-1",), PLAY, ("exchange",),
-            condition=profile_has_exchange, message="the exchange happens once, before the opening card", reads_action=False),
+            condition=None, under=has_exchange, message="the exchange happens once, before the opening card"),
     Refusal("not_in_profile", ("AA-OPEN-1", "C-TURN-6"), PLAY, ("exchange",),
-            condition=profile_has_no_exchange, message="this profile has no exchange", reads_action=False),
+            condition=None, under=has_no_exchange, message="this profile has no exchange"),
     # a card named must be held
     Refusal("card_not_in_hand", ("C-TURN-2", "C-TURN-3", "TC-XCH-1"), None, None,
             condition=names_a_card_not_held, message=_not_held, situation=rules_of_the_card_named),
@@ -175,7 +189,7 @@ REFUSALS: tuple[Refusal, ...] = (
             message="the exposed cards, the taken card and these hand cards form no valid arrangement",
             concepts=("arrangement",)),
     Refusal("no_card_to_discard", ("RUL-38", "C-TURN-3"), PLAY, ("use",),
-            condition=use_leaves_nothing_to_discard,
+            condition=use_leaves_nothing_to_discard, under=plays_in_partnerships,
             message="this use would leave no hand card to discard while the team is short of the target (RUL-38)"),
     Refusal("cannot_reject_revealed", ("C-TURN-5", "TC-OPEN-1", "AA-OPEN-1"), PLAY, ("reject",),
             condition=card_is_freshly_revealed, message="a freshly revealed card is used or passed, never rejected (C-TURN-5)", reads_action=False,
@@ -184,9 +198,10 @@ REFUSALS: tuple[Refusal, ...] = (
             condition=card_is_from_the_rival, message="a card from the rival is used or rejected, never passed back (C-TURN-5)", reads_action=False,
             about_the_card=True),
     Refusal("fitting_card_must_be_taken", ("TC-FORCE-2", "RUL-3", "RUL-4", "C-ARR-4"), PLAY, ("reject", "pass"),
-            condition=card_fits_own_melds, message="the card fits your melds: use it or force it (TC-FORCE-2)", reads_action=False),
+            condition=card_fits_own_melds, under=fitting_cards_may_have_to_be_taken,
+            message="the card fits your melds: use it or force it (TC-FORCE-2)", reads_action=False),
     Refusal("no_forcing_onto_rival", ("AA-MELD-1", "RUL-4"), PLAY, ("force",),
-            condition=profile_forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)", reads_action=False,
+            condition=None, under=forbids_forcing_onto_rival, message="this profile never adds a card to the rival's melds (AA-MELD-1)",
             concepts=("no_onto_rival",)),
     Refusal("card_does_not_fit", ("C-FORCE-1", "C-ARR-4", "TC-FORCE-1"), PLAY, ("force",),
             condition=card_does_not_fit_rival, message="the card does not fit the rival's exposed melds alone (C-FORCE-1)", reads_action=False),
@@ -196,9 +211,10 @@ REFUSALS: tuple[Refusal, ...] = (
 REASONS: dict[str, tuple[str, ...]] = {row.code: row.rules for row in REFUSALS}
 BY_CODE: dict[str, Refusal] = {row.code: row for row in REFUSALS}
 
-def slots(refusals: tuple[Refusal, ...]) -> dict[tuple[Phase, str], tuple[Refusal, ...]]:
-    """The rows that can apply to each (phase, action type), in table order: `refusal` tries only
-    these (built once per rule set)."""
+def slots(refusals: tuple[Refusal, ...], profile, policies: dict) -> dict[tuple[Phase, str], tuple[Refusal, ...]]:
+    """The rows that can apply to each (phase, action type) under this profile and policy
+    entries, in table order: `refusal` tries only these (built once per rule set)."""
+    refusals = tuple(row for row in refusals if row.under is None or row.under(profile, policies))
     return {
         (phase, action_type): tuple(
             row for row in refusals if row.phase in (None, phase) and (row.types is None or action_type in row.types)
@@ -226,15 +242,15 @@ HELD_BY_THE_CANDIDATES = ("not_your_turn", "card_not_in_hand")
 
 
 def listing_slots(slots: dict, phases: dict) -> dict:
-    """For each (phase, action type), what `legal_among` asks: whether a row without a condition
+    """For each phase and action type, what `legal_among` asks: whether a row without a condition
     refuses the type outright, the conditions that do not read the action, and those that do."""
     from .phases import PHASES
 
-    listing = {}
+    listing: dict = {phase: {} for phase in Phase}
     for (phase, action_type), rows in slots.items():
         if phases[phase] is PHASES[phase]:
             rows = tuple(row for row in rows if not (row.code in HELD_BY_THE_CANDIDATES and row is BY_CODE[row.code]))
-        listing[phase, action_type] = (
+        listing[phase][action_type] = (
             any(row.condition is None for row in rows),
             tuple(row.condition for row in rows if row.condition is not None and not row.reads_action),
             tuple(row.condition for row in rows if row.condition is not None and row.reads_action),
@@ -248,13 +264,13 @@ def legal_among(game, seat: int, candidates: list) -> list:
     that do not read the action are asked once per action type (the candidates come grouped by
     type), those that read it once per candidate. (Called at every decision of every simulated
     game: written as plain loops.)"""
-    listing, phase = game.ruleset.listing_by_slot, game.phase
+    by_type = game.ruleset.listing_by_slot[game.phase]
     legal = []
     current_type, type_open, conditions = None, False, ()
     for act in candidates:
         if act.type != current_type:
             current_type = act.type
-            outright, type_conditions, conditions = listing[phase, current_type]
+            outright, type_conditions, conditions = by_type[current_type]
             type_open = not outright
             for condition in type_conditions if type_open else ():
                 if condition(game, seat, act):

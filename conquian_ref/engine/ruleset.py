@@ -84,7 +84,7 @@ class RuleSet:
     match: type  # the match of several deals (conquian_ref.engine.match.Match)
     variants: tuple[Variant, ...] = ()
     refusals_by_slot: Mapping = field(default_factory=dict)  # (phase, action type) -> the rows to try
-    listing_by_slot: Mapping = field(default_factory=dict)  # the same rows, split for legal listings
+    listing_by_slot: Mapping = field(default_factory=dict)  # phase -> action type -> the same rows, split for listings
 
 
 def resolve(profile: Profile, rules: tuple[str, ...]) -> tuple[str, ...]:
@@ -156,7 +156,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
     for policy, (entries, value) in policy_tables.items():
         tables["policies"].setdefault(policy, entries[value])
     refusals = tuple(row for row in tables["refusals"].values() if row is not None)
-    by_slot = slots(refusals)
+    by_slot = slots(refusals, profile, tables["policies"])
     return RuleSet(
         profile=profile,
         steps=tables["steps"],  # plain dicts, read at every step: a RuleSet is never changed

@@ -50,8 +50,15 @@ def refusal(code: str, condition):
     reference)`, where `reference` is the reference row's own condition (None: the row always
     applied in its phase). The new condition may read the action (`reads_action`)."""
     row = BY_CODE[code]
-    original = row.condition or (lambda game, seat, act: True)
-    return dataclasses.replace(row, condition=lambda game, seat, act: condition(game, seat, act, original), reads_action=True)
+
+    def original(game, seat, act) -> bool:  # the row's rule-set test and its condition, as one
+        if row.under is not None and not row.under(game.profile, game.ruleset.policies):
+            return False
+        return row.condition is None or row.condition(game, seat, act)
+
+    return dataclasses.replace(
+        row, condition=lambda game, seat, act: condition(game, seat, act, original), reads_action=True, under=None
+    )
 
 
 def phase(which: Phase, **changes):
