@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 from itertools import combinations
 
 from ...conformance.adapter import ReferenceAdapter
@@ -21,24 +20,19 @@ from ...engine.actions import Action
 from ...engine.cards import bit, cards_of, mask_of
 from ...engine.game import Game
 from ...engine.match import Match
-from ...engine.melds import _CACHE_SIZE, MeldTable, indexed
+from ...engine.melds import GivenMelds, meld_table
 from ...engine.phases import Phase
 from ...spec.profiles import PROFILE_IDS, load_profile
 
-class MutantTable(MeldTable):
-    """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some.
-    Hand cards are searched by brute force (the reference's bit filter knows only true melds)."""
+class MutantTable(GivenMelds):
+    """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some; the
+    plain solver over a given list of melds (engine.melds.solver_for) searches them all, and a
+    mutant may replace one of its searches. Hand cards are searched by brute force."""
 
     def __init__(self, profile):
-        super().__init__(profile)
-        melds = [m for m in self.melds if self.keep(profile, m)]
+        melds = [m for m in meld_table(profile).melds if self.keep(profile, m)]
         melds += sorted(set(self.extra(profile)) - set(melds))
-        self.melds, self.is_meld = tuple(melds), frozenset(melds)
-        self._rules = {m: () for m in melds}
-        self._by_lowest, self._containing = indexed(melds, profile.deck.size)
-        # A changed list of melds may not split as the true one does: search all of them.
-        self._search_lowest, self._search_containing = self._by_lowest, self._containing
-        self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
+        super().__init__(profile, melds)
 
     def keep(self, profile, meld: int) -> bool:
         return True
@@ -49,7 +43,7 @@ class MutantTable(MeldTable):
     def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
         must = exposed | card_bit
         pool = must | hand
-        useful = [c for c in cards_of(hand) if any(m & pool == m for m in self._containing[c])]
+        useful = cards_of(hand & self.meldable(pool))
         found = set()
         for k in range(len(useful) + 1):
             for chosen in combinations(useful, k):
@@ -61,7 +55,7 @@ class MutantTable(MeldTable):
 _TABLES: dict = {}
 
 
-def _table(table_class, profile) -> MeldTable:
+def _table(table_class, profile) -> GivenMelds:
     key = (table_class, profile)  # a Profile hashes by identity; loaded profiles live for the run
     if key not in _TABLES:
         _TABLES[key] = table_class(profile)
