@@ -68,8 +68,8 @@ def meld_rules(profile: Profile, cards: list[int]) -> tuple[str, ...] | None:
 def melds(profile: Profile) -> dict[int, tuple[str, ...]]:
     """Every meld of the profile as a mask (canonical with two copies), with its rule ids.
 
-    The candidates are the groups of one rank (the sets of different suits first, then the
-    groups with identical cards) and the stretches of consecutive ranks of one suit; `meld_rules`
+    The candidates are the groups of one rank of a set size (different suits first, then those
+    with identical cards) and the stretches of consecutive ranks of one suit; `meld_rules`
     keeps the melds among them. Their order is the table order, in which an arrangement shown
     to a player tries the melds of its lowest card."""
     deck = profile.deck
@@ -83,8 +83,8 @@ def melds(profile: Profile) -> dict[int, tuple[str, ...]]:
     with_identical_cards = (
         [deck.card(s, rank, k) for s, n in enumerate(counts) for k in range(n)]
         for rank in range(n_ranks)
-        for counts in product(range(deck.copies + 1), repeat=n_suits)
-        if max(counts) > 1
+        for counts in product(range(deck.copies + 1), repeat=n_suits)  # cards per suit
+        if max(counts) > 1 and sum(counts) in profile.set_sizes
     )
     stretches = (
         [deck.card(suit, start + i) for i in range(length)]
