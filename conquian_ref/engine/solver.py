@@ -51,7 +51,6 @@ class MeldSolver:
 
     def __init__(self, profile: Profile, melds: Mapping[int, tuple[str, ...]] | Iterable[int]):
         rules = dict(melds) if isinstance(melds, Mapping) else dict.fromkeys(melds, ())
-        self.profile = profile
         self.melds: tuple[int, ...] = tuple(rules)
         self.is_meld: frozenset[int] = frozenset(rules)
         self._rules = rules
