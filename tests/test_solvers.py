@@ -273,3 +273,38 @@ def test_C_RUN_2_the_house_rule_without_the_seven_jack_step_is_searched_as_given
     assert not table.arrangeable(mask_of(AA.deck.parse_list(["6H", "7H", "JH"], "cards")))
     assert table.arrangeable(mask_of(AA.deck.parse_list(["5H", "6H", "7H"], "cards")))
     assert meld_table(AA).arrangeable(mask_of(AA.deck.parse_list(["6H", "7H", "JH"], "cards")))  # the rule itself
+
+
+# -- the rule ids each meld rests on (rules_of reports them) ----------------------------------------
+TC = BY_ID["torno-cisneros-v1"]
+
+
+def _rules(profile, *names):
+    return meldrules.meld_rules(profile, profile.deck.parse_list(list(names), "cards"))
+
+
+def test_C_RUN_2_a_run_across_the_removed_ranks_rests_on_C_RUN_2():
+    assert "C-RUN-2" in _rules(TC, "6O", "7O", "10O")  # "6-7-10 vale"
+    assert "C-RUN-2" in _rules(AA, "7S", "JS", "QS")
+    assert "C-RUN-2" not in _rules(AA, "4S", "5S", "6S")
+    assert "C-RUN-2" not in _rules(BY_ID["spielanleitung-52-v1"], "6S", "7S", "8S")  # 8 stays in: no gap
+
+
+def test_C_RUN_3_a_run_from_the_ace_rests_on_C_RUN_3_and_none_wraps():
+    assert "C-RUN-3" in _rules(AA, "AH", "2H", "3H")
+    assert _rules(AA, "QS", "KS", "AS") is None  # "Q-K-A no"
+    assert _rules(TC, "11O", "12O", "1O") is None  # "11-12-1 no"
+
+
+def test_C_SET_1_and_RUL_33_a_set_rests_on_its_rule():
+    assert _rules(AA, "7H", "7S", "7D") == ("C-SET-1",)
+    assert _rules(TD, "7H", "7H", "7S") == (TD.rule("set_suits"), "RUL-33")  # SATD-SET-1
+    assert _rules(TD_DISTINCT, "7H", "7H", "7S") is None  # the same suit twice, sets of distinct suits
+    assert _rules(TD, "4C", "4C", "5C", "6C") is None  # a run never holds two identical cards
+
+
+def test_RUL_2_the_searches_leave_out_the_runs_of_twice_the_minimum():
+    listed = meldrules.melds(AA)
+    left_out = set(listed) - set(meldrules.searched(AA, listed))
+    assert left_out and all(len(AA.deck.names(m)) >= 2 * AA.run_min and "C-RUN-1" in listed[m] for m in left_out)
+    assert mask_of(AA.deck.parse_list(["AH", "2H", "3H", "4H", "5H"], "cards")) not in left_out
