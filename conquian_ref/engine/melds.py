@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .onecopy import GivenMelds, OneCopy
 from .profile import Profile
-from .solver import MeldSolver
+from .solver import MeldSolver, Solver
 from .twocopies import AnySuitSets, Multiset
 
 # The solver of the rule's melds for a deck: (copies, set_suits) -> class.
@@ -28,7 +28,7 @@ SOLVERS: dict[tuple[int, str], type[MeldSolver]] = {
 MeldTable = GivenMelds  # the name the mutants (tools/mutants) subclass and ask
 
 
-def solver_for(profile: Profile, melds: Mapping[int, tuple[str, ...]] | Iterable[int] | None = None) -> MeldSolver:
+def solver_for(profile: Profile, melds: Mapping[int, tuple[str, ...]] | Iterable[int] | None = None) -> Solver:
     """A new solver for `profile`: of the rule's melds (None), or of the melds given (a mapping
     of masks to the rule ids each rests on, or plain masks), searched plainly; a given list
     needs one copy of each card."""
@@ -38,6 +38,6 @@ def solver_for(profile: Profile, melds: Mapping[int, tuple[str, ...]] | Iterable
 
 
 @lru_cache(maxsize=None)
-def meld_table(profile: Profile) -> MeldSolver:
+def meld_table(profile: Profile) -> Solver:
     """The solver of the rule's melds for a profile, built once."""
     return solver_for(profile)
