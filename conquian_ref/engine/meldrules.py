@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from itertools import chain, combinations, product
 
-from .cards import canonical, cards_of, mask_of
+from .cards import cards_of, mask_of
 from .profile import Profile
 
 
@@ -96,8 +96,7 @@ def melds(profile: Profile) -> dict[int, tuple[str, ...]]:
     for cards in chain(different_suits, with_identical_cards, stretches):
         rules = meld_rules(profile, cards)
         if rules is not None:
-            mask = mask_of(cards)
-            table.setdefault(canonical(mask, deck.low) if deck.copies == 2 else mask, rules)
+            table[mask_of(cards)] = rules  # copy 0 of a card first: canonical with two copies
     return table
 
 
