@@ -274,12 +274,12 @@ def test_rul_34_random_two_deck_games_finish_with_every_card_twice_at_every_step
 
 
 def test_rul_33_the_rank_by_rank_search_agrees_with_the_general_meld_search():
-    # The two-deck table counts the cards of a rank that go to sets (AnySuitSetsMeldTable); the
-    # general multiset search (MultisetMeldTable) tries every set. Both must give the same
+    # The two-deck table counts the cards of a rank that go to sets (twocopies.AnySuitSets); the
+    # general multiset search (twocopies.Multiset) tries every set. Both must give the same
     # answers: arrangements of random masks, and the uses listed in random games.
-    from conquian_ref.engine.melds import MultisetMeldTable
+    from conquian_ref.engine.twocopies import Multiset
 
-    general = MultisetMeldTable(TD)
+    general = Multiset(TD)
     rng = random.Random(11)
     for _ in range(400):
         ranks = rng.sample(range(10), rng.randint(1, 4))
@@ -298,9 +298,9 @@ def test_rul_33_the_rank_by_rank_search_agrees_with_the_general_meld_search():
 
 
 def test_rul_34_less_takes_one_copy_and_keeps_the_mask_canonical():
-    # melds._less, the multiset difference the two-deck searches keep their masks canonical by:
+    # twocopies._less, the multiset difference the two-deck searches keep their masks canonical by:
     # checked against counting copies card by card.
-    from conquian_ref.engine.melds import _less
+    from conquian_ref.engine.twocopies import _less
 
     low, size = TD.deck.low, TD.deck.size
     rng = random.Random(34)

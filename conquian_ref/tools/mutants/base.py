@@ -26,7 +26,7 @@ from itertools import combinations
 from ...conformance.adapter import ReferenceAdapter
 from ...conformance.reference import Reference
 from ...engine.cards import cards_of, mask_of
-from ...engine.melds import _CACHE_SIZE, MeldTable, indexed, meld_table
+from ...engine.melds import GivenMelds, meld_table
 from ...engine.observation import observe
 from ...engine.phases import PHASES, Phase
 from ...engine.refusals import BY_CODE
@@ -77,20 +77,15 @@ def observation(change):
     return observe_changed
 
 
-class MutantTable(MeldTable):
-    """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some.
-    Hand cards are searched by brute force (the reference's bit filter knows only true melds)."""
+class MutantTable(GivenMelds):
+    """A meld table whose list of melds is changed: `keep` drops melds, `extra` adds some; the
+    plain solver over a given list of melds (engine.melds.solver_for) searches them all, and a
+    mutant may replace one of its searches. Hand cards are searched by brute force."""
 
     def __init__(self, profile):
-        super().__init__(profile)
-        melds = [m for m in self.melds if self.keep(profile, m)]
+        melds = [m for m in meld_table(profile).melds if self.keep(profile, m)]
         melds += sorted(set(self.extra(profile)) - set(melds))
-        self.melds, self.is_meld = tuple(melds), frozenset(melds)
-        self._rules = {m: () for m in melds}
-        self._by_lowest, self._containing = indexed(melds, profile.deck.size)
-        # A changed list of melds may not split as the true one does: search all of them.
-        self._search_lowest, self._search_containing = self._by_lowest, self._containing
-        self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._arrangeable)
+        super().__init__(profile, melds)
 
     def keep(self, profile, meld: int) -> bool:
         return True
@@ -101,7 +96,7 @@ class MutantTable(MeldTable):
     def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
         must = exposed | card_bit
         pool = must | hand
-        useful = [c for c in cards_of(hand) if any(m & pool == m for m in self._containing[c])]
+        useful = cards_of(hand & self.meldable(pool))
         found = set()
         for k in range(len(useful) + 1):
             for chosen in combinations(useful, k):

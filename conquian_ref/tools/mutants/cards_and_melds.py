@@ -11,7 +11,8 @@ import dataclasses
 from ...engine.actions import Action
 from ...engine.cards import Deck, bit, cards_of
 from ...engine.errors import MalformedInput
-from ...engine.melds import _CACHE_SIZE, MeldTable
+from ...engine.melds import MeldTable
+from ...engine.solver import CACHE_SIZE
 from ...engine.phases import PHASES, Phase
 from ...engine.policies import SetSuits
 from ...engine.refusals import BY_CODE
@@ -71,7 +72,7 @@ mutant("no-four-card-set", ["C-SET-1"], "a set holds exactly 3 cards: no cuarter
 class _CardInTwoMelds(MutantTable):
     def __init__(self, profile):
         super().__init__(profile)
-        self.arrangeable = lru_cache(maxsize=_CACHE_SIZE)(self._covered)
+        self.arrangeable = lru_cache(maxsize=CACHE_SIZE)(self._covered)
 
     def _covered(self, mask: int) -> bool:
         covered = 0
