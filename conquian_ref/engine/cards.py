@@ -18,7 +18,7 @@ there, and no code that lists cards needs to know about copies. The name layer c
 copies: both are written alike ("7H"); parsing gives copy 0 for a name, and the k-th occurrence
 of a name in one list copy k (`parse_list`), so a list of names read from JSON is a *canonical*
 mask (the copies present packed low). For the multiset arithmetic of the arrangement solver see
-`canonical` and melds.MultisetMeldTable; `resolve` turns a canonical request into the copies a
+`canonical` and twocopies.Multiset; `resolve` turns a canonical request into the copies a
 seat holds.
 """
 

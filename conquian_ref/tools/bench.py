@@ -2,7 +2,7 @@
 
 Four measurements, each with `time.perf_counter`, in this order (the first three on one core):
 
-1. **Arrangement checks** (`MeldTable.arrangeable`, the solver behind every use, force and
+1. **Arrangement checks** (`arrangeable` of the meld table, the solver behind every use, force and
    fit test). Distinct card masks of realistic sizes (3 cards up to the target), half drawn
    uniformly from the deck and half built from random disjoint melds plus up to two stray
    cards (the shape of exposed cards + taken card + hand cards). Timed once with the solver's
