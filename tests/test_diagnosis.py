@@ -88,18 +88,20 @@ def test_a_house_rule_automatic_take_is_the_first_cause_at_the_step_it_takes(aut
         step, takes_hand_cards = takes[sid]
         d = result.divergence
         assert d is not None and d.step == step, (sid, d)
-        assert d.cause.action == "pass"
+        assert d.kind == "pass"
         # The taken card left `available` and joined the exposed cards; hand cards went with it.
-        assert {"available", "exposed"} <= set(d.cause.keys)
-        assert ("hands" in d.cause.keys) == takes_hand_cards
+        assert {"available", "exposed"} <= set(d.keys)
+        assert ("hands" in d.keys) == takes_hand_cards
+        # Without house rules to try, the cause is the rule governing a pass, unexplained.
+        assert d.cause.rule == "C-TURN-5" and not d.cause.explained and d.cause.signature.startswith("pass: available, exposed")
         values = {key: (ours, got) for key, ours, got in d.differences}
         assert values["available"][0] is not None and values["available"][1] is None
     # The cause table: the cause of most scenarios first, and it is the auto take's.
     ranked = causes(auto_run)
     assert len(ranked[0][1]) == max(len(rs) for _, rs in ranked)
-    assert ranked[0][0].startswith("pass: available, exposed")
+    assert ranked[0][0].startswith("C-TURN-5: unexplained (pass: available, exposed")
     report = text_report(auto_run)
-    table = report[report.index("causes (the first divergence"):].splitlines()
+    table = report[report.index("causes (the rule broken"):].splitlines()
     assert table[1].startswith(f"  1. {ranked[0][0]} — {len(ranked[0][1])} scenarios: ")
 
 
@@ -132,12 +134,14 @@ def test_the_divergence_is_in_the_json_and_junit_reports_with_steps_one_based(au
             assert "first divergence from the reference" in failure.text and "annotation:" in failure.text and "rules:" in failure.text
 
 
-def test_a_cause_signature_has_its_text_and_compares_by_value():
-    cause = Cause("pass", ("available", "exposed"), ("C-TURN-5", "TC-OPEN-1"))
-    assert str(cause) == "pass: available, exposed [C-TURN-5 TC-OPEN-1]"
-    assert cause == Cause("pass", ("available", "exposed"), ("C-TURN-5", "TC-OPEN-1")) and len({cause, cause}) == 1
+def test_a_cause_names_its_rule_and_house_rule_and_compares_by_value():
+    explained = Cause("C-TURN-1", "automatic-take")
+    assert str(explained) == "C-TURN-1: house rule automatic-take" and explained.explained
+    unexplained = Cause("C-TURN-5", None, "pass: available, exposed")
+    assert str(unexplained) == "C-TURN-5: unexplained (pass: available, exposed)" and not unexplained.explained
+    assert explained == Cause("C-TURN-1", "automatic-take") and len({explained, Cause("C-TURN-1", "automatic-take")}) == 1
     with pytest.raises(AttributeError):
-        cause.action = "use"  # frozen
+        explained.rule = "C-TURN-2"  # frozen
 
 
 def test_an_avalanche_of_one_cause_prints_the_cause_once(auto_run):
@@ -187,7 +191,8 @@ def test_max_failures_zero_never_stops(scenarios, monkeypatch):
     assert not run.stopped_early and run.count("errored") == 2 * len(scenarios) > 5
     # The divergence is at the setup, where it raised; after two replays that failed too, the
     # others are not replayed (a broken adapter costs no more than its run).
-    assert [r.divergence.cause.action for r in run.results[:2]] == ["setup", "setup"]
+    assert [r.divergence.kind for r in run.results[:2]] == ["setup", "setup"]
+    assert [r.divergence.cause.rule for r in run.results[:2]] == ["C-DEAL-1", "C-DEAL-1"]
     assert {r.diagnosis for r in run.results[2:]} == {"not diagnosed: the adapter failed the replays too"}
     # One block per cause; a scenario without a cause is shown in full (here: all but the second).
     assert text_report(run).count("\nERRORED ") == len(run.results) - 1
@@ -216,7 +221,7 @@ def test_several_implementations_side_by_side(scenarios):
     table = side_by_side(runs)
     struck, untouched = scenarios[-2].id, scenarios[-1].id
     assert f"| {struck} | pass | FAIL |" in table and f"| {untouched} | pass | pass |" in table
-    assert re.search(rf"^  2 {struck}: step \d+: pass: available, exposed", table, re.M)
+    assert re.search(rf"^  2 {struck}: step \d+: C-TURN-5: unexplained \(pass: available, exposed", table, re.M)
     assert not re.search(r"^  1 ", table, re.M)  # the reference never diverges from itself
 
 
@@ -231,7 +236,7 @@ def hostile_run(real) -> Run:
     handshake = Handshake({"name": HOSTILE, "version": HOSTILE, "language": HOSTILE}, [s.profile], {"state", HOSTILE})
     failure = Failure(0, "expect" + HOSTILE, {"refused": HOSTILE, "n": math.nan}, [math.inf, -math.inf, HOSTILE], HOSTILE)
     adapter = Crash(HOSTILE + "\nsecond line", HOSTILE + "\n" + HOSTILE, "apply")
-    divergence = Divergence(1, "state", [(HOSTILE, math.nan, HOSTILE)], Cause(HOSTILE, (HOSTILE,), (HOSTILE,)), {"type": HOSTILE})
+    divergence = Divergence(1, "state", [(HOSTILE, math.nan, HOSTILE)], Cause(HOSTILE, HOSTILE, HOSTILE), {"type": HOSTILE})
     run = Run(HOSTILE, handshake, corpus=HOSTILE, stopped_early="stopped early: " + HOSTILE)
     run.results = [
         Result(s, "failed", failure, divergence=divergence),
@@ -342,5 +347,23 @@ def test_a_divergence_at_a_step_without_action_names_its_request():
     (result,) = run_check(impl="python:short_legal:Adapter", scenarios=[s]).results
     assert result.status == "failed" and result.failure.field == "check.legal"
     d = result.divergence
-    assert (d.step, d.request, d.cause.action, d.cause.keys) == (first, "legal", "legal", ("legal",))
-    assert d.action is None and str(d.cause).startswith("legal: legal [")
+    assert (d.step, d.request, d.kind, d.keys) == (first, "legal", "legal", ("legal",))
+    assert d.action is None and str(d.cause) == "C-TURN-1: unexplained (legal: legal)"
+
+
+def test_the_automatic_take_is_one_cause_named_by_its_house_rule_and_its_rule(scenarios):
+    """With the house-rule library as hypotheses (what `check` passes), every scenario the
+    automatic take strikes has ONE cause: C-TURN-1, explained by the house rule automatic-take;
+    the report's first screen says so in one line."""
+    from conquian_ref.tools.mutants import house_rules
+
+    run = run_check(impl=AUTO_TAKE, scenarios=scenarios, hypotheses=house_rules())
+    failing = [r for r in run.results if r.counts_as_failure]
+    assert {r.scenario.id for r in failing} == set(STRUCK)
+    assert {r.cause for r in failing} == {Cause("C-TURN-1", "automatic-take")}
+    report = text_report(run)
+    assert "Your engine departs from the reference in 1 way:" in report
+    line = next(line for line in report.splitlines() if line.startswith("  1. "))
+    assert "C-TURN-1" in line and "house rule automatic-take" in line and f"{len(STRUCK)} scenarios" in line
+    (cause,) = json_report(run)["causes"]
+    assert (cause["rule"], cause["house_rule"], cause["scenarios"]) == ("C-TURN-1", "automatic-take", [r.scenario.id for r in failing])

@@ -216,14 +216,15 @@ def test_issue_11_fuzz_causes_2_finds_both_house_rules_and_writes_two_drafts(two
     assert run.exit_status == 1 and len(run.found) == 2
     # Each house rule renames the refusal code of one action type: the first diverging step is
     # that action, and the answer differs in its `reason` only.
-    by_action = {f.cause.action: f for f in run.found}
+    by_action = {f.divergence.action["type"]: f for f in run.found}
     assert set(by_action) == {"discard", "decline"}
     for code, action in (("no_discard_now", "discard"), ("nothing_to_decline", "decline")):
         found = by_action[action]
-        assert found.cause.keys == ("reason",)
+        assert found.cause.signature == f"{action}: reason"
         assert found.divergence.expected == {"refused": code} and found.divergence.got == {"refused": renamed[code]}
-        assert set(found.cause.rules) <= set(BY_CODE[code].rules) and found.cause.rules
-        assert str(found.cause) == f"{action}: reason [{' '.join(found.cause.rules)}]"
+        # The cause names the rule of the refusal row that refused it (reasons.md), one rule.
+        assert found.cause.rule == BY_CODE[code].rules[0]
+        assert str(found.cause) == f"{found.cause.rule}: unexplained ({action}: reason)"
         assert any(line == f"fuzz: cause {run.found.index(found) + 1}: {found.cause}" for line in lines)
     # Two drafts, one per cause, each lint-clean, passing on the reference, failing on the mutant.
     drafts = sorted(out.glob("*.yaml"))
@@ -240,7 +241,7 @@ def test_issue_11_fuzz_causes_2_finds_both_house_rules_and_writes_two_drafts(two
 
 def test_issue_11_fuzz_a_known_cause_is_counted_and_only_the_other_is_found(two_causes, tmp_path, mutants):
     run, _, _ = two_causes
-    discard = next(f.cause for f in run.found if f.cause.action == "discard")
+    discard = next(f.cause for f in run.found if f.divergence.action["type"] == "discard")
     known_file = tmp_path / "known.yaml"
     # The cause as the run printed it, in a known-failures file (one `cause:` entry).
     known_file.write_text(f'- cause: "{discard}"\n  reason: "house rule: our own refusal codes"\n', encoding="utf-8")
@@ -248,15 +249,15 @@ def test_issue_11_fuzz_a_known_cause_is_counted_and_only_the_other_is_found(two_
     out = tmp_path / "out"
     again = run_fuzz(impl=RENAMED, profile=AA, games=15, seed=1, out=out, shrink_seconds=0, causes=2,
                      known=read_known([known_file]), echo=lines.append)
-    assert [f.cause.action for f in again.found] == ["decline"]
+    assert [f.divergence.action["type"] for f in again.found] == ["decline"]
     assert again.known == {discard: "house rule: our own refusal codes"} and again.counts[discard] >= 1
     assert len(list(out.glob("*.yaml"))) == 1 and again.exit_status == 1
     assert any(line.startswith("fuzz: ") and f"x {discard} (known: house rule: our own refusal codes)" in line for line in lines)
     assert f"{again.counts[discard]} known (1 known cause)" in lines[-1]
     # All known (the cause, or a rule it names): nothing new, exit status 0.
     both = tmp_path / "both.yaml"
-    decline = next(f.cause for f in run.found if f.cause.action == "decline")
-    both.write_text(f'- cause: "{discard}"\n  reason: "codes"\n- rule: {decline.rules[0]}\n  reason: "codes"\n', encoding="utf-8")
+    decline = next(f.cause for f in run.found if f.divergence.action["type"] == "decline")
+    both.write_text(f'- cause: "{discard}"\n  reason: "codes"\n- rule: {decline.rule}\n  reason: "codes"\n', encoding="utf-8")
     quiet_run = run_fuzz(impl=RENAMED, profile=AA, games=10, seed=1, out=tmp_path / "none", shrink_seconds=0, causes=2,
                          known=read_known([both]), echo=quiet([]))
     assert quiet_run.found == [] and quiet_run.exit_status == 0 and quiet_run.divergences > 0

@@ -106,12 +106,14 @@ def run_check(
     scenarios: list[Scenario] | None = None,
     deadline: float | None = None,
     max_failures: int | None = None,
+    hypotheses: tuple = (),
 ) -> Run:
     """Run the corpus against `impl`; ConquianError (one line) if nothing can be run at all.
     `scenarios` skips loading the corpus (the benchmark times the replay alone). `max_failures`:
     stop after that many failing scenarios; 0 never stops early (not even on a streak). `deadline`:
     the seconds the whole run may take (default: client.default_deadline of the selection); the
-    scenarios it leaves are reported as not run."""
+    scenarios it leaves are reported as not run. `hypotheses`: the house rules (engine Variants)
+    the diagnosis tries to explain each divergence with (conquian_ref.conformance.attribution)."""
     corpus = Path(corpus) if corpus else corpus_dir()
     everything = scenarios if scenarios is not None else _load(corpus)
     chosen = select(everything, profile, patterns or [])
@@ -156,7 +158,7 @@ def run_check(
             if max_failures and failing >= max_failures and known:
                 # Entries by cause or rule apply after the diagnosis: make it now for the failures
                 # so far, so that a failure they turn into an xfail does not count towards the limit.
-                diagnose_failures(conn, run, known)
+                diagnose_failures(conn, run, known, hypotheses)
                 failing = run.count(Status.FAILED, Status.ERRORED)
             if max_failures and failing >= max_failures:
                 run.stopped_early = f"stopped early: {failing} failing scenarios (--max-failures {max_failures})"
@@ -177,7 +179,7 @@ def run_check(
                     break
             elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
                 streak.clear()
-        diagnose_failures(conn, run, known)
+        diagnose_failures(conn, run, known, hypotheses)
     finally:
         bar.close()
         conn.close()
@@ -199,7 +201,7 @@ def nothing_selected(scenarios: list[Scenario], profile: str | None, patterns: l
     return f"no scenario selected: -k {' -k '.join(patterns)} matches no scenario" + (f" of profile {profile}" if profile and profile != "all" else "")
 
 
-def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
+def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypotheses: tuple = ()) -> None:
     """Replay every failing or errored scenario side by side on the reference (see
     conquian_ref.conformance.diagnosis), then apply the known failures by cause and rule.
     The adapter is restarted first, so that the replays start from a fresh process. Not asked
@@ -207,6 +209,8 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
     an adapter that timed out (the replay would wait as long once more), the failure that
     stopped the run early, and any errored scenario once two replays in a row failed too."""
     todo = [r for r in run.results if r.status in _DIAGNOSED and not _diagnosed(r)]
+    # The house rules found so far in this run: tried first, and with each new hypothesis.
+    found = list(dict.fromkeys(r.divergence.house_rule for r in run.results if r.divergence and r.divergence.house_rule))
     handshake, broken_in_a_row, dead = None, 0, False
     for result in todo:
         if conn.past_deadline:  # the diagnosis runs within the run deadline too
@@ -236,7 +240,9 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures) -> None:
             continue
         caps = handshake.capabilities
         try:
-            result.divergence = diagnose(result.scenario, ImplementationDriver(conn), caps, "reason_codes" in caps)
+            result.divergence = diagnose(result.scenario, ImplementationDriver(conn), caps, "reason_codes" in caps, tuple(hypotheses), tuple(found))
+            if result.divergence is not None and result.divergence.house_rule and result.divergence.house_rule not in found:
+                found.append(result.divergence.house_rule)
         except AdapterFailure as exc:  # a match answer, or the batch itself
             result.diagnosis = f"not diagnosed: adapter {exc.kind}: {exc.message}"
         except ConquianError as exc:  # the reference refuses what the scenario gives (a hostile corpus)

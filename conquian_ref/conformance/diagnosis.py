@@ -10,10 +10,11 @@ implementation has the `state` capability), whatever the scenario checks there.
 both agree on everything asked): its step (1-based; None for the setup or a match), each
 differing key with both values, and its `Cause`.
 
-A `Cause` is a stable signature of a divergence, the same for the runner and the fuzzer:
-the first diverging step's action type (or the request kind when the step has no action), the
-sorted differing top-level keys and the sorted rule ids the reference's trace records for that
-step. Its text is `"{action}: {keys} [{rules}]"`; known failures may name it.
+Its `Cause` names the one rule the implementation breaks there, and the known house rule that
+explains it when one does (conquian_ref.conformance.attribution: the hypotheses are house rules
+played on the reference, `diagnose(..., hypotheses=...)`); an unexplained cause keeps its
+signature, the diverging action (or request) and the sorted differing top-level keys. Known
+failures may name a cause by its rule, its house rule or its text.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import ConquianError
+from ..engine.ruleset import Variant
+from ..spec.profiles import load_profile
+from .attribution import Cause, explaining, governing_rule
 from .compare import compare_actions, mismatches
 from .failures import AdapterFailure
 from .protocol import CHECK_CAPABILITIES, match_answer
@@ -29,18 +33,6 @@ from .reference import Reference
 SETUP = "setup"  # the request kind of a divergence at the setup
 # The key of a difference in an answer that is not the state: (request kind) -> prefix.
 ANSWER_KEY = {"observation": "observation", "legal": "legal", "perft": "perft"}
-
-
-@dataclass(frozen=True)
-class Cause:
-    """A divergence's stable signature (see the module docstring)."""
-
-    action: str
-    keys: tuple[str, ...]
-    rules: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"{self.action}: {', '.join(self.keys)} [{' '.join(self.rules)}]"
 
 
 @dataclass
@@ -52,9 +44,12 @@ class Divergence:
     differences: list[tuple[str, object, object]]  # (key, the reference's value, the implementation's)
     cause: Cause
     action: object = None  # the step's action, when it has one
+    house_rule: Variant | None = None  # the known house rule that explains it
+    kind: str = ""  # the diverging action's type, or the request's kind when the step has none
+    keys: tuple[str, ...] = ()  # the differing top-level keys
 
     def where(self) -> str:
-        return self.cause.action if self.step is None else f"step {self.step}"
+        return self.request if self.step is None else f"step {self.step}"
 
     def to_json(self) -> dict:
         return {
@@ -66,10 +61,13 @@ class Divergence:
         }
 
 
-def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True) -> Divergence | None:
-    """The first divergence of `driver` (the implementation) from the reference on `scenario`.
-    An AdapterFailure of the implementation is itself a divergence (at the step it struck); the
-    caller restarts the adapter when `driver` raised one (see `broken`)."""
+def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
+             hypotheses: tuple[Variant, ...] = (), found: tuple[Variant, ...] = ()) -> Divergence | None:
+    """The first divergence of `driver` (the implementation) from the reference on `scenario`,
+    its cause named by the house rules among `hypotheses` and `found` (the ones already found in
+    the run) or by the rule that governs what differs. An AdapterFailure of the implementation is
+    itself a divergence (at the step it struck); the caller restarts the adapter when `driver`
+    raised one (see `broken`)."""
     if "match" in scenario.data:
         return _diagnose_match(scenario, driver)
     data, profile = scenario.data, scenario.profile
@@ -78,19 +76,27 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True) -> 
     try:
         driver.setup(profile, data["setup"])
     except (AdapterFailure, ConquianError) as exc:
-        return Divergence(None, SETUP, [("setup", "ok", _error(exc))], Cause(SETUP, ("setup",), ()))
+        cause = Cause(governing_rule(profile, SETUP, None, None), None, "setup: setup")
+        return Divergence(None, SETUP, [("setup", "ok", _error(exc))], cause, kind=SETUP, keys=("setup",))
     plans = [_requests(step, capabilities) for step in data["steps"]]
     answers = iter(driver.batch([request for planned in plans for request in planned]))
-    for i, (step, planned) in enumerate(zip(data["steps"], plans), 1):
-        mine, rules = _reference_step(reference, planned)
-        theirs = [next(answers, None) for _ in planned]
-        differences = _differences(planned, mine, theirs, reasons)
+    theirs = [[next(answers, None) for _ in planned] for planned in plans]
+    for i, (step, planned, got) in enumerate(zip(data["steps"], plans, theirs), 1):
+        mine, _ = _reference_step(reference, planned)
+        differences = _differences(planned, mine, got, reasons)
         if differences:
-            request = _first_kind(planned, mine, theirs, reasons)
+            request = _first_kind(planned, mine, got, reasons)
             action = step.get("action")
             kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
             keys = tuple(sorted({key for key, _, _ in differences}))
-            return Divergence(i, request, differences, Cause(kind, keys, tuple(sorted(rules))), action)
+            signature = f"{kind}: {', '.join(keys)}"
+            compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731
+            house = explaining(scenario, plans, theirs, i, hypotheses, found, compare, request)
+            if house is not None and load_profile(profile).cites(house.rule):
+                return Divergence(i, request, differences, Cause(house.rule, house.id), action, house, kind, keys)
+            refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
+            rule = governing_rule(profile, request, action, refused_by)
+            return Divergence(i, request, differences, Cause(rule, house.id if house else None, signature), action, house, kind, keys)
     return None
 
 
@@ -197,4 +203,5 @@ def _diagnose_match(scenario, driver) -> Divergence | None:
     if not differences:
         return None
     keys = tuple(sorted({k for k, _, _ in differences}))
-    return Divergence(None, "match", differences, Cause("match", keys, ()))
+    cause = Cause(governing_rule(scenario.profile, "match", None, None), None, f"match: {', '.join(keys)}")
+    return Divergence(None, "match", differences, cause, kind="match", keys=keys)

@@ -66,6 +66,29 @@ def causes(run: Run) -> list[tuple[str, list[Result]]]:
     return sorted(groups.items(), key=lambda item: -len(item[1]))
 
 
+def shortest(results: list[Result]) -> Result:
+    """The scenario that shows a cause in the fewest steps (the first of them in run order)."""
+    return min(results, key=lambda r: len(r.scenario.data.get("steps") or ()))
+
+
+def cause_title(result: Result) -> str:
+    """A cause in an engine author's words: its rule and the rule's title, then the house rule
+    and its sentence (or "unexplained" and the divergence's signature)."""
+    cause, divergence = result.cause, result.divergence
+    rule = cause.rule or "no rule named"
+    title = _rule_titles().get(cause.rule, "")
+    head = f"{rule} {title}".strip()
+    if divergence is not None and divergence.house_rule is not None:
+        return f"{head} — house rule {cause.house_rule}: {divergence.house_rule.text}"
+    return f"{head} — unexplained: {cause.signature}"
+
+
+def _rule_titles() -> dict[str, str]:
+    from ..spec.rulebook import load_rules
+
+    return {rid: rule.title for rid, rule in load_rules().items()}
+
+
 def _divergence_lines(result: Result) -> list[str]:
     d = result.divergence
     if d is None:
@@ -125,16 +148,26 @@ def text_report(run: Run, verbose: bool = False) -> str:
     out: list[str] = []
     hs = run.handshake
     out.append(f"implementation: {hs.name} ({hs.implementation.get('language', '?')})")
-    shown_causes: set[str] = set()
-    for result in run.results:
-        if not result.counts_as_failure:
-            continue
-        cause = str(result.cause) if result.cause is not None else None
-        if cause is not None and cause in shown_causes and not verbose:
-            continue  # listed under its cause below
-        shown_causes.add(cause)
+    found = causes(run)
+    new_causes = [(cause, results) for cause, results in found if any(r.counts_as_failure for r in results)]
+    if new_causes:
+        # The first screen answers the question: which rules the engine breaks, each once.
         out.append("")
-        out.extend(failure_block(run, result))
+        out.append(f"Your engine departs from the reference in {len(new_causes)} way{'s' * (len(new_causes) != 1)}:")
+        for n, (cause, results) in enumerate(new_causes, 1):
+            failing = [r for r in results if r.counts_as_failure]
+            out.append(f"  {n}. {cause_title(failing[0])} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
+                       f"shortest: {shortest(failing).scenario.id}")
+    shown = set()
+    for cause, results in new_causes:  # each cause's shortest scenario, in the order above
+        example = shortest([r for r in results if r.counts_as_failure])
+        shown.add(id(example))
+        out.append("")
+        out.extend(failure_block(run, example))
+    for result in run.results:  # failures with no cause (no divergence found), and all with -v
+        if result.counts_as_failure and id(result) not in shown and (verbose or result.cause is None):
+            out.append("")
+            out.extend(failure_block(run, result))
     if verbose:
         for result in run.results:
             if result.status in NOT_CHECKED:
@@ -146,10 +179,9 @@ def text_report(run: Run, verbose: bool = False) -> str:
         out.append("")
         out.append("checks not made (the capabilities do not allow them; -v lists them per scenario):")
         out.extend(f"  {what} — in {n} scenario{'s' * (n != 1)}" for what, n in unmade)
-    found = causes(run)
     if found:
         out.append("")
-        out.append("causes (the first divergence from the reference), most scenarios first:")
+        out.append("causes (the rule broken at the first divergence from the reference), most scenarios first:")
         for n, (cause, results) in enumerate(found, 1):
             known = sum(r.status == Status.XFAIL for r in results)
             known_text = f", {known} known" if known else ""
@@ -181,22 +213,36 @@ def _profile_table(run: Run) -> str:
 
 
 def _rule_table(run: Run) -> str:
-    """Rules cited by failing scenarios, by rule id: new failures and known ones apart."""
-    cited = defaultdict(lambda: [0, 0, 0])  # rule -> [new failures, known failures, run]
+    """The rules broken (named by a cause), then the rules merely cited by failing scenarios,
+    each sorted by the number of scenarios."""
+    broken = defaultdict(lambda: [0, 0])  # (profile, rule) -> [new failures, known failures]
+    cited = defaultdict(lambda: [0, 0, 0])  # (profile, rule) -> [new failures, known failures, run]
     for r in run.results:
         if r.status in (Status.SKIPPED, Status.NOT_RUN):
             continue
+        if r.cause is not None and r.cause.rule and (r.counts_as_failure or r.status == Status.XFAIL):
+            row = broken[(r.scenario.profile, r.cause.rule)]
+            row[0] += r.counts_as_failure
+            row[1] += r.status == Status.XFAIL
         for rid in r.scenario.rules:
             row = cited[(r.scenario.profile, rid)]
             row[2] += 1
             row[0] += r.counts_as_failure
             row[1] += r.status == Status.XFAIL
-    failing = {k: v for k, v in cited.items() if v[0] or v[1]}
-    if not failing:
-        return ""
-    lines = ["| profile | rule | new failures | known failures | scenarios run |", "|---|---|---:|---:|---:|"]
-    for (profile, rid), (new, known, total) in sorted(failing.items()):
-        lines.append(f"| {profile} | {rid} | {new} | {known} | {total} |")
+    lines = []
+    if broken:
+        lines += ["rules broken (named by a cause):", "| profile | rule | new failures | known failures |", "|---|---|---:|---:|"]
+        for (profile, rid), (new, known) in sorted(broken.items(), key=lambda item: (-sum(item[1]), item[0])):
+            lines.append(f"| {profile} | {rid} | {new} | {known} |")
+    failing = {k: v for k, v in cited.items() if (v[0] or v[1]) and k not in broken}
+    if failing:
+        lines += ([""] if lines else []) + [
+            "rules only cited by failing scenarios (not named by a cause):",
+            "| profile | rule | new failures | known failures | scenarios run |",
+            "|---|---|---:|---:|---:|",
+        ]
+        for (profile, rid), (new, known, total) in sorted(failing.items(), key=lambda item: (-item[1][0] - item[1][1], item[0])):
+            lines.append(f"| {profile} | {rid} | {new} | {known} | {total} |")
     return "\n".join(lines)
 
 
@@ -287,7 +333,16 @@ def json_report(run: Run) -> dict:
         "stopped_early": run.stopped_early or None,
         "untested": run.untested or None,
         "causes": [
-            {"cause": cause, "scenarios": [r.scenario.id for r in rs], "known": sum(r.status == Status.XFAIL for r in rs)}
+            {
+                "cause": cause,
+                "rule": rs[0].cause.rule,
+                "house_rule": rs[0].cause.house_rule,
+                "sentence": cause_title(rs[0]),
+                "scenarios": [r.scenario.id for r in rs],
+                "steps": [r.divergence.step for r in rs],
+                "shortest": shortest(rs).scenario.id,
+                "known": sum(r.status == Status.XFAIL for r in rs),
+            }
             for cause, rs in causes(run)
         ],
         "stale": [{"kind": e.kind, "value": e.value, "where": e.where} for e in run.stale],

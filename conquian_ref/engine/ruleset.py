@@ -151,6 +151,8 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
                 tables["policies"][policy] = row
             elif table in tables and table != "policies" and key in _keys(tables[table]):
                 tables[table][_key(tables[table], key)] = row
+            elif table == "steps" and key in _TRANSITION_NAMES:  # a transition the reference has not: an action a house rule admits
+                tables["steps"][key] = row
             else:
                 raise MalformedInput(f"variant {variant.id}: replaces", f"no row named {name!r} in the rule set")
     for policy, (entries, value) in policy_tables.items():
@@ -168,6 +170,16 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         listing_by_slot=listing_slots(by_slot, tables["phases"]),
         **singles,
     )
+
+
+def _transition_names() -> set[str]:
+    from .actions import FIELDS
+    from .phases import Phase
+
+    return {f"{phase}.{action_type}" for phase in Phase for action_type in FIELDS}
+
+
+_TRANSITION_NAMES = _transition_names()
 
 
 def _keys(table: dict) -> set[str]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..engine.errors import ConquianError
 from .yamlfile import YamlError, line_of, load_with_lines, path_text
 
-KINDS = ("id", "cause", "rule")  # what an entry names; a failure matches the first kind that fits
+KINDS = ("id", "house_rule", "cause", "rule")  # what an entry names; a failure matches the first kind that fits
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,14 @@ class KnownFailures:
         return entry.reason
 
     def match(self, scenario_id: str, rules: tuple[str, ...], cause: object = None) -> Entry | None:
-        """The entry covering a failure: by id, else by its cause, else by a rule it cites or its
-        cause names."""
-        cause_rules = set(getattr(cause, "rules", ()))
-        wanted = {"id": {scenario_id}, "cause": {str(cause)} if cause is not None else set(), "rule": set(rules) | cause_rules}
+        """The entry covering a failure: by id, else by the house rule its cause names, else by
+        its cause, else by a rule its cause names or it cites."""
+        wanted = {
+            "id": {scenario_id},
+            "house_rule": {getattr(cause, "house_rule", None)} - {None},
+            "cause": {str(cause)} if cause is not None else set(),
+            "rule": set(rules) | ({getattr(cause, "rule", None)} - {None}),
+        }
         for kind in KINDS:
             for entry in self.entries:
                 if entry.kind == kind and entry.value in wanted[kind]:

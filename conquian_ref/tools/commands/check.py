@@ -48,11 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if len(impls) > 1 and (args.json_path or args.junit_path or args.write_known_failures):
         raise ConquianError("--json, --junit and --write-known-failures take a single --impl")
     known = load_known_failures(*args.known_failures)
+    from ..mutants import house_rules  # the hypotheses that name a divergence's house rule
+
     runs = [
         run_check(
             impl=impl, corpus=args.corpus, profile=args.profile, patterns=args.patterns, known=known,
             timeout=args.timeout, progress=True, validate_messages=args.validate_messages, max_failures=args.max_failures,
-            deadline=args.deadline,
+            deadline=args.deadline, hypotheses=house_rules(),
         )
         for impl in impls
     ]
@@ -74,16 +76,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_known(run, path: str) -> None:
-    """Today's failures as a known-failures file: one entry per cause shared by several
-    scenarios, else one per scenario id."""
+    """Today's failures as a known-failures file: one entry per cause (by its house rule when one
+    explains it, else by the cause), and one per failing scenario with no cause."""
     from ...conformance.reports import causes
     from ...spec.known import known_failures_text
 
     groups, covered = [], set()
     for cause, results in causes(run):
-        if len(results) > 1:
-            groups.append(("cause", cause, [r.scenario.id for r in results]))
-            covered.update(r.scenario.id for r in results)
+        house_rule = results[0].cause.house_rule
+        groups.append(("house_rule", house_rule, [r.scenario.id for r in results]) if house_rule
+                      else ("cause", cause, [r.scenario.id for r in results]))
+        covered.update(r.scenario.id for r in results)
     for r in run.results:
         if (r.counts_as_failure and r.status != "xpass" or r.status == "xfail") and r.scenario.id not in covered:
             groups.append(("id", r.scenario.id, [r.scenario.id]))

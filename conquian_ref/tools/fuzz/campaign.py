@@ -246,7 +246,7 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
     bar.update(1)
     if trace.divergence is None:
         return False
-    cause = cause_of(trace.divergence)
+    cause = cause_of(trace.divergence, spec.profile)
     run.counts[cause] += 1
     if run.counts[cause] > 1:
         return False

@@ -1,23 +1,26 @@
-"""The cause of a divergence: a stable signature, so that one house rule is one cause.
+"""The cause of a divergence the fuzzer finds, named as `check` names one (one definition).
 
-`Cause(action, keys, rules)`: the first diverging step's action type (or the request kind when
-the step has no action: `setup`, `legal`), the sorted differing top-level keys (of the answer
-when the answer differs: `result`, `reason`, `actions`, or the adapter failure's kind; else of
-the canonical state after the step), and the sorted rule ids the reference's trace records for
-that step. Its text is `"{action}: {keys} [{rules}]"`, e.g. `pass: result [C-TURN-5]`; a
-known-failures entry may name it. The class is the runner's own (conformance.diagnosis):
-`check` and `fuzz` name a cause the same way, so one known-failures file serves both.
+A cause names the one rule the implementation breaks (conquian_ref.conformance.attribution): here
+the rule that governs what differs (the rule of the refusal row when the reference refused the
+action, else the action type's rule: a reject by C-TURN-4, ...), and the
+signature of the divergence (the diverging action or request and the differing keys), so that
+unrelated deviations do not merge. `check` and `fuzz` build the same `Cause`, so one
+known-failures file, by rule or by cause, serves both.
 """
 
 from __future__ import annotations
 
-from ...conformance.diagnosis import Cause  # one definition of a cause, for check and fuzz alike
+from ...conformance.attribution import Cause, governing_rule  # one definition of a cause, for check and fuzz alike
 from .divergence import Divergence
 
 __all__ = ["Cause", "cause_of"]
 
 
-def cause_of(divergence: Divergence) -> Cause:
-    """The cause of a divergence found by the fuzzer (lockstep.py)."""
+def cause_of(divergence: Divergence, profile_id: str) -> Cause:
+    """The cause of a divergence found by the fuzzer (lockstep.py) in a game of `profile_id`."""
     action = divergence.action["type"] if isinstance(divergence.action, dict) else divergence.where
-    return Cause(str(action), tuple(sorted(divergence.keys)), tuple(sorted(set(divergence.rules))))
+    request = "apply" if isinstance(divergence.action, dict) else divergence.where
+    signature = f"{action}: {', '.join(sorted(divergence.keys))}"
+    expected = divergence.expected
+    refused_by = expected.get("refused") if isinstance(expected, dict) else None  # the reference's refusal code
+    return Cause(governing_rule(profile_id, request, divergence.action, refused_by), None, signature)

@@ -22,14 +22,14 @@ class FuzzKnown:
 
     causes: dict[str, str] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
-    by_id: int = 0  # entries by scenario id: they do not apply to random games
+    by_id: int = 0  # entries by scenario id or house rule: they do not apply to random games (yet)
 
     def match(self, cause: Cause) -> str | None:
-        """The reason of the entry covering `cause` (by its signature, else by a rule it names), or None."""
+        """The reason of the entry covering `cause` (by its text, else by the rule it names), or None."""
         text = str(cause)
         if text in self.causes:
             return self.causes[text]
-        return next((self.rules[r] for r in cause.rules if r in self.rules), None)
+        return self.rules.get(cause.rule) if cause.rule else None
 
     def __len__(self) -> int:
         return len(self.causes) + len(self.rules)
@@ -41,7 +41,7 @@ def read_known(paths: list[str | Path]) -> FuzzKnown:
 
     known = FuzzKnown()
     for entry in load_known_failures(*paths).entries:
-        if entry.kind == "id":
+        if entry.kind in ("id", "house_rule"):
             known.by_id += 1
         else:
             (known.causes if entry.kind == "cause" else known.rules)[entry.value] = entry.reason

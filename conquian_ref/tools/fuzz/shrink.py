@@ -46,7 +46,7 @@ def shrink(lockstep: Lockstep, profile: Profile, spec: GameSpec, divergence: Div
         from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes  # noqa: F401
     except ImportError:
         return Shrunk(spec, divergence, "not shrunk: Hypothesis is not installed (pip install hypothesis)")
-    search = _Search(lockstep, profile, spec, cause_of(divergence), seed, game, started + budget, divergence.kind == "adapter")
+    search = _Search(lockstep, profile, spec, cause_of(divergence, profile.id), seed, game, started + budget, divergence.kind == "adapter")
     problem = _find(search, seed, game)
     timed_out = " (time budget reached)" if time.monotonic() > search.deadline else ""
     best = search.best[0] if search.best else None
@@ -63,7 +63,7 @@ def shrink(lockstep: Lockstep, profile: Profile, spec: GameSpec, divergence: Div
             trace = lockstep.run(profile, candidate.deck, candidate.dealer, ListSource(candidate.choices), fresh=True)
         except AdapterFailure:
             break
-        if trace.divergence is not None and cause_of(trace.divergence) == search.target:
+        if trace.divergence is not None and cause_of(trace.divergence, profile.id) == search.target:
             return Shrunk(candidate, trace.divergence, note, search.trials, time.monotonic() - started)
     note = f"not shrunk: the failing game does not fail again on a fresh adapter (flaky?){problem}"
     return Shrunk(spec, divergence, note, search.trials, time.monotonic() - started)
@@ -119,7 +119,7 @@ class _Search:
             self.stop = True
             return self.same_as_best(data)
         found = trace.divergence
-        if found is None or cause_of(found) != self.target:
+        if found is None or cause_of(found, self.profile.id) != self.target:
             return False
         key = (alt, flipped, tuple(source.choices))
         if self.key is None or (len(key[2]), key[2]) <= (len(self.key[2]), self.key[2]):

@@ -32,13 +32,20 @@ out on purpose; docs/mutation.md lists them (for instance the run maximum, RUL-2
 from __future__ import annotations
 
 # The area modules register their mutants when imported, in this order (the report's order).
+from . import house_rules as house_rules_area  # noqa: F401  (first: the first hypotheses a diagnosis tries)
 from . import cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match  # noqa: F401
 from .base import MutantAdapter, MutantTable
 from .registry import MUTANTS, Mutant, mutant, reachable_mutants
 
-AREAS = (cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match)
+AREAS = (house_rules_area, cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match)
 
-__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "mutant", "reachable_mutants"]
+__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "house_rules", "mutant", "reachable_mutants"]
+
+
+def house_rules() -> tuple:
+    """The library of house rules the diagnosis tries at a divergence (conformance.attribution):
+    every mutant that is a variant of the reference, in registration order."""
+    return tuple(m.variant for m in MUTANTS.values() if m.variant is not None)
 
 
 def __getattr__(name: str):

@@ -1,0 +1,132 @@
+"""Naming the rule an implementation breaks at a divergence, and the house rule that explains it.
+
+At the first step where an implementation departs from the reference (conquian_ref.conformance
+.diagnosis), two questions are asked, in this order:
+
+1. **Which known house rule explains it?** Each hypothesis is a `Variant` of the reference (a
+   house rule as rows of the rule set replaced, conquian_ref.engine.ruleset): the scenario is
+   replayed on the reference with it, together with the house rules already found in the run's
+   earlier scenarios. One whose answers agree with the implementation's at every step up to the
+   diverging one explains it; among several, the one that also agrees with most of the steps
+   after it (the implementation's answers are all there: the requests were pipelined), then the
+   first in the library's order.
+2. **Otherwise, which rule governs what differs?** `GOVERNING`: an action's answer and what it
+   changes are governed by the rule of that action (a use by C-TURN-2, a reject by C-TURN-4, ...);
+   an action the reference refuses, by the rule of the refusal row that refused it (reasons.md);
+   a listed action the reference refuses, likewise; an observation by C-OBS-1. Such a cause is
+   marked unexplained and keeps its signature (the action and the differing keys), so that
+   unrelated unexplained deviations do not merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.errors import ConquianError
+from ..engine.refusals import BY_CODE
+from ..engine.ruleset import Variant, resolve
+from ..spec.profiles import load_profile
+from .reference import Reference
+
+# The rule that governs each action type's answer and what it changes (keys of the profile's
+# `rules:` stand for its own id), and the requests that are not actions.
+GOVERNING: dict[str, tuple[str, ...]] = {
+    "use": ("C-TURN-2",),
+    "discard": ("C-TURN-3",),
+    "reject": ("C-TURN-4",),
+    "pass": ("C-TURN-5",),
+    "force": ("force_onto_rival", "forced_card_alone", "C-FORCE-1"),
+    "decline": ("force_option",),
+    "exchange": ("exchange",),
+    "observation": ("C-OBS-1",),
+    "setup": ("C-DEAL-1",),
+    "match": ("match",),
+    "perft": ("C-TURN-1",),
+    "state": ("C-TURN-1",),
+    "legal": ("C-TURN-1",),
+}
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What an implementation does differently, named by the one rule it breaks: `rule` (an id of
+    the profile's rules, or None where none could be named), `house_rule` (the id of the known
+    house rule that explains it, or None: unexplained) and, for an unexplained cause, its
+    `signature` (the diverging action or request and the differing keys; "" when explained). Two
+    divergences are one cause when these three are equal: one house rule is one cause, whatever
+    step or scenario shows it."""
+
+    rule: str | None
+    house_rule: str | None = None
+    signature: str = ""
+
+    @property
+    def explained(self) -> bool:
+        return self.house_rule is not None
+
+    def __str__(self) -> str:
+        rule = self.rule or "no rule named"
+        if self.house_rule:
+            return f"{rule}: house rule {self.house_rule}"
+        return f"{rule}: unexplained ({self.signature})"
+
+
+def governing_rule(profile_id: str, request: str, action: object, refused_by: str | None) -> str | None:
+    """The rule that governs what differs, where no house rule explains it: the refusal row's
+    rule when the reference refused the action (`refused_by`: its reason code), else the rule of
+    the action type, else of the request."""
+    profile = load_profile(profile_id)
+    if refused_by in BY_CODE:
+        rules = tuple(r for r in BY_CODE[refused_by].rules if profile.cites(r))
+        if rules:
+            return rules[0]
+    kind = action.get("type") if isinstance(action, dict) and request in ("apply", "state") else request
+    rules = resolve(profile, GOVERNING.get(str(kind), ()))
+    return rules[0] if rules else None
+
+
+def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses: tuple[Variant, ...], found: tuple[Variant, ...],
+               compare, request: str = "apply") -> Variant | None:
+    """The house rule among `found` (the run's earlier finds, tried first) and `hypotheses`, alone
+    or played with the house rules `found` so far, whose replay of `scenario` agrees with the
+    implementation's answers `theirs` at every step up to `step` (1-based), preferring the one
+    agreeing longest after it; None if none does. `compare(planned, ours, got)` lists a step's
+    differences (diagnosis._differences)."""
+    best, best_reach = None, step - 1
+    for variant in dict.fromkeys((*found, *hypotheses)):
+        others = tuple(v for v in found if v is not variant)
+        for variants in ((variant,), (*others, variant)) if others else ((variant,),):
+            reach = _agreeing_steps(scenario, plans, theirs, variants, compare, step if request != "perft" else step - 1)
+            if reach >= step and reach > best_reach:
+                best, best_reach = variant, reach
+        if best_reach == len(plans):
+            break  # agrees with every answer: nothing can explain more
+    return best
+
+
+def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[Variant, ...], compare, step: int) -> int:
+    """How many steps from the first the reference with `variants` answers as the implementation
+    did. Up to the diverging `step` the perft counts are left out (unless the divergence is a
+    perft count: then up to the step before): they count whole trees of play, which an
+    implementation may compute apart from its moves (an adapter that adds a house rule to a
+    reference's moves but not to its perft)."""
+    reference = Reference(variants=variants, trace=False)
+    try:
+        reference.setup(scenario.profile, scenario.data["setup"])
+    except ConquianError:
+        return 0
+    for i, (planned, got) in enumerate(zip(plans, theirs)):
+        ours = []
+        for name, *args in planned:
+            try:
+                ours.append(getattr(reference, name)(*args))
+            except ConquianError as exc:
+                ours.append(f"error: {exc}")
+            except Exception:  # a house rule that breaks on this deal explains nothing here
+                return i
+        if i + 1 <= step:
+            kept = [k for k, (name, *_) in enumerate(planned) if name != "perft"]
+            planned, ours, got = [planned[k] for k in kept], [ours[k] for k in kept], [got[k] for k in kept]
+        if compare(planned, ours, got):
+            return i
+    return len(plans)

@@ -1,0 +1,97 @@
+"""House rules that public Conquian engines are observed to play, each one rule changed.
+
+They are mutants like the others (the corpus must catch each), and the first hypotheses the
+diagnosis tries at a divergence (conquian_ref.conformance.attribution): a report names a
+divergence they explain by the house rule and its rule. Each says, in its description, what an
+engine author would say of their own engine.
+"""
+
+from __future__ import annotations
+
+from ...engine.actions import Action
+from ...engine.cards import bit, cards_of
+from ...engine.phases import PHASES, Phase
+from ...engine.policies import OwnFit
+from .base import phase, reference_step, refusal, step
+from .registry import mutant
+
+
+# C-TURN-1: the seat the card is offered to decides: use, reject, pass or force. This engine takes
+# a card the next seat can use as soon as it is passed to it, choosing the hand cards itself.
+def _pass_then_take(game, seat, act):
+    reference_step("play.pass")(game, seat, act)
+    if game.phase != Phase.PLAY:
+        return
+    receiver = game.active
+    uses = [a for a in game.legal(receiver) if a.type == "use"]
+    if uses:
+        game.apply(receiver, uses[0])
+
+
+mutant("automatic-take", ["C-TURN-1"], "your engine takes a card that fits your melds without being asked, as soon as it is passed to you",
+       replaces={"steps.play.pass": step("play.pass", _pass_then_take)})
+
+
+# C-FORCE-1: a card that fits may be forced (or demanded) in the profile's form; this engine has
+# no forcing at all: a fitting card goes like any other.
+mutant("no-forcing", ["C-FORCE-1"], "your engine has no forcing at all: a fitting card may always be let go, and nobody forces or demands it",
+       profile=lambda p: {"own_fit": OwnFit.NONE, "onto_rival": False} if p.own_fit != OwnFit.NONE or p.onto_rival else {})
+
+
+# C-TURN-3: the discard is offered to the next seat; this engine offers it back to the discarder.
+def _discard_back(game, seat, act):
+    reference_step("discard.discard")(game, seat, act)
+    game.active = seat
+
+
+mutant("discard-offered-back", ["C-TURN-3"], "your engine offers the discard back to the player who discarded it",
+       replaces={"steps.discard.discard": step("discard.discard", _discard_back)})
+
+
+# C-ARR-1: the exposed cards with the new ones must form a valid arrangement; this engine checks
+# nothing when a player lays cards down.
+mutant("no-meld-validation", ["C-ARR-1"], "your engine accepts any use: the cards laid down are never checked to form melds",
+       replaces={"refusals.no_valid_arrangement": None})
+
+
+# C-TURN-2: a use names cards of the player's hand; this engine takes the names on trust.
+mutant("use-names-cards-not-held", ["C-TURN-2"], "your engine accepts a use that names cards the player does not hold",
+       replaces={"refusals.card_not_in_hand": refusal("card_not_in_hand", lambda g, s, a, ref: a.type != "use" and ref(g, s, a))})
+
+
+# C-TURN-3: after a use short of the target the player discards one hand card; this engine
+# passes the turn on with no discard, revealing the next card for the next seat.
+def _no_discard(game, receiver):
+    game.phase, game.active = Phase.PLAY, game.profile.next_seat(receiver)
+    game.run("reveal" if game.stock_pile else "stock_exhausted")
+
+
+mutant("no-discard-after-use", ["C-TURN-3"], "your engine ends the turn after a use: no discard follows, the next player draws",
+       replaces={"steps.discard_after_take": step("discard_after_take", _no_discard)})
+
+
+# C-TURN-6: a discard follows only a take; this engine lets the player discard instead of
+# deciding on the available card, which then goes out of play.
+def _discards_too(game, seat):
+    return PHASES[Phase.PLAY].candidates(game, seat) + [Action("discard", card=c) for c in cards_of(game.hands[seat])]
+
+
+def _discard_instead(game, seat, act):
+    game.out_of_play.append(game.available)
+    game.hands[seat] &= ~bit(act.card)
+    game.log("discard", seat=seat, card=game.deck.name(act.card))
+    game.available, game.revealed = act.card, False
+    game.active = game.profile.next_seat(seat)
+
+
+mutant("discard-before-take", ["C-TURN-6"], "your engine lets a player discard without taking a card first", replaces={
+    "refusals.no_discard_now": None,
+    "phases.play": phase(Phase.PLAY, candidates=_discards_too, admits=("discard", "force", "pass", "reject", "use")),
+    "steps.play.discard": step("discard.discard", _discard_instead),
+})
+
+
+# C-TURN-5: a freshly revealed card is used or passed, a card from the rival used or rejected;
+# this engine accepts reject and pass whatever the card.
+mutant("reject-or-pass-any-card", ["C-TURN-5"], "your engine accepts a reject or a pass whatever the card: drawn from the stock or left by the rival",
+       replaces={"refusals.cannot_reject_revealed": None, "refusals.cannot_pass_rival_card": None})
