@@ -5,6 +5,7 @@ each checked against the document it implements and against one another.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from conquian_ref.engine.actions import FIELDS, Action
 from conquian_ref.engine.outcome import HOW, How
 from conquian_ref.engine.phases import PHASES, Phase
 from conquian_ref.engine.refusals import REASONS, REFUSALS
+from conquian_ref.spec.profiles import PROFILE_IDS
 from conquian_ref.spec.rulebook import load_rules, rules_dir
 
 from conquian_ref.engine.game import Game
@@ -125,3 +127,25 @@ def test_a_refused_action_names_the_first_applicable_row():
     held = game.hands[0]
     missing = next(c for c in range(game.deck.size) if not held >> c & 1)
     assert game.refusal(0, Action("discard", card=missing))[0] == "must_exchange"
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_legality_has_one_source_every_listed_action_passes_every_refusal_row(profile_id):
+    """The legal list is the phase's candidates that no refusal row refuses. A listing skips a
+    few rows its candidates never break (refusals.HELD_BY_THE_CANDIDATES); asked in full, the
+    refusal table must refuse no listed action and every candidate left out."""
+    from conquian_ref.engine.game import Game
+    from conquian_ref.spec.profiles import load_profile
+
+    profile = load_profile(profile_id)
+    for seed in range(12):
+        game = Game.from_seed(profile, seed, dealer=seed % len(profile.seats))
+        game.trace = False
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act[0]
+            listed = game.legal(seat)
+            candidates = game.ruleset.phases[game.phase].candidates(game, seat)
+            assert all(game.refusal(seat, act) is None for act in listed), (seed, game.phase)
+            assert all(game.refusal(seat, act) is not None for act in candidates if act not in listed)
+            game.apply(seat, listed[rng.randrange(len(listed))])

@@ -24,7 +24,7 @@ from typing import Callable
 from .actions import FIELDS
 from .cards import bit
 from .phases import PHASES, Phase
-from .policies import never
+from .policies import TIMINGS, MeldTiming, never
 
 Condition = Callable[[object, int, object], bool]  # (game, seat, action) -> the row applies
 
@@ -233,23 +233,29 @@ def refusal(game, seat: int, act) -> Refusal | None:
     return None
 
 
-# The rows a reference candidate never breaks: `Game.legal` lists only for a seat that may act,
-# and the reference's candidates (conquian_ref.engine.phases) name only cards the seat holds. A
+# The rows a reference candidate never breaks, each with the policy entries under which that is
+# so: `Game.legal` lists only for a seat that may act; the reference's candidates
+# (conquian_ref.engine.phases) name only cards the seat holds; its uses come from the meld
+# table's `legal_uses`, whose cards arrange with the exposed cards and the taken card, which is
+# the whole test of a use when the melds may be rearranged freely (meld_timing: with_take). A
 # listing skips them where both the phase row and the refusal row are the reference's own (a
 # house rule that replaces either is checked in full); tests/test_state_machine.py checks that no
 # listed action is ever refused.
-HELD_BY_THE_CANDIDATES = ("not_your_turn", "card_not_in_hand")
+HELD_BY_THE_CANDIDATES: dict[str, Callable[[dict], bool]] = {
+    "not_your_turn": lambda policies: True,
+    "card_not_in_hand": lambda policies: True,
+    "no_valid_arrangement": lambda policies: policies["timing"] is TIMINGS[MeldTiming.WITH_TAKE],
+}
 
 
-def listing_slots(slots: dict, phases: dict) -> dict:
+def listing_slots(slots: dict, phases: dict, policies: dict) -> dict:
     """For each phase and action type, what `legal_among` asks: whether a row without a condition
     refuses the type outright, the conditions that do not read the action, and those that do."""
-    from .phases import PHASES
-
+    held = {code for code, holds in HELD_BY_THE_CANDIDATES.items() if holds(policies)}
     listing: dict = {phase: {} for phase in Phase}
     for (phase, action_type), rows in slots.items():
         if phases[phase] is PHASES[phase]:
-            rows = tuple(row for row in rows if not (row.code in HELD_BY_THE_CANDIDATES and row is BY_CODE[row.code]))
+            rows = tuple(row for row in rows if not (row.code in held and row is BY_CODE[row.code]))
         listing[phase][action_type] = (
             any(row.condition is None for row in rows),
             tuple(row.condition for row in rows if row.condition is not None and not row.reads_action),

@@ -167,7 +167,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         policies=tables["policies"],
         variants=variants,
         refusals_by_slot=by_slot,
-        listing_by_slot=listing_slots(by_slot, tables["phases"]),
+        listing_by_slot=listing_slots(by_slot, tables["phases"], tables["policies"]),
         **singles,
     )
 
