@@ -22,7 +22,13 @@ function houseFromArgs(argv, env) {
   return engine.parseHouse(env.CONQUIAN_HOUSE);
 }
 
-const HOUSE = houseFromArgs(process.argv.slice(2), process.env);
+let HOUSE;
+try {
+  HOUSE = houseFromArgs(process.argv.slice(2), process.env);
+} catch (err) {
+  console.error(`conquian-adapter: ${err.message}`);
+  process.exit(2);
+}
 const houseNames = [...HOUSE].sort();
 
 // ================================================================================================

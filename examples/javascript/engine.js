@@ -29,6 +29,7 @@ const HOUSE_RULES = {
   'reshuffle': { rule: 'C-TURN-7', says: 'a reject with an empty stock turns the out-of-play cards over as a new stock instead of a draw' },
   'loose-reject-pass': { rule: 'C-TURN-5', says: 'a freshly revealed card may be rejected and a rival card passed' },
   'reveal-to-rival': { rule: 'C-TURN-4', says: 'after a reject the next stock card is revealed for the rival, not for the player who rejected' },
+  'offer-back': { rule: 'C-TURN-3', says: 'a discard is offered back to the discarder instead of the rival' },
 };
 
 class Refusal extends Error {
@@ -294,7 +295,9 @@ class Deal {
     this.history.push({ event: 'discard', seat, card: action.card });
     this.phase = 'play';
     this.discarder = null;
-    this.available = { card: action.card, revealed: false, offered_to: 1 - seat };
+    // House rule offer-back: the discarder is offered its own discard (breaks C-TURN-3).
+    const to = this.house.has('offer-back') ? seat : 1 - seat;
+    this.available = { card: action.card, revealed: false, offered_to: to };
   }
 
   do_reject(seat) {
