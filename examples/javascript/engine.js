@@ -109,9 +109,8 @@ class Melds {
     const [low, ...rest] = [...cards].sort(deckOrder);
     const candidates = [];
     const run = [low];
-    for (let next = rest.find((c) => suitOf(c) === suitOf(low) && this.follows(rankOf(run[run.length - 1]), rankOf(c)));
-      next && run.length < this.runMax;
-      next = rest.find((c) => suitOf(c) === suitOf(low) && this.follows(rankOf(run[run.length - 1]), rankOf(c)))) {
+    const nextOf = (top) => rest.find((c) => suitOf(c) === suitOf(low) && this.follows(rankOf(top), rankOf(c)));
+    for (let next = nextOf(low); next && run.length < this.runMax; next = nextOf(next)) {
       run.push(next);
       if (run.length >= RUN_MIN) candidates.push([...run]);
     }
