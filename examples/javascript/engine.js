@@ -200,6 +200,39 @@ class Deal {
     return new Deal(dealer, hands, deck.slice(2 * HAND_SIZE), house);
   }
 
+  // A deal at a mid-deal position, from a canonical state as state() writes it (the stock in
+  // order): for a protocol command that re-synchronises an engine to the reference's position
+  // (issue 21 item 3). The history before that position is not known, so it starts empty.
+  static fromState(s, house = new Set()) {
+    if (s === null || typeof s !== 'object') throw malformed('a state is an object');
+    if (s.profile !== PROFILE) throw malformed(`this engine plays ${PROFILE} only`);
+    const phases = ['play', 'discard', 'force_decision', 'over'];
+    if (!phases.includes(s.phase)) throw malformed(`phase: one of ${phases.join(', ')}`);
+    const deal = Object.create(Deal.prototype);
+    deal.house = house;
+    deal.melds = new Melds(house);
+    deal.dealer = s.dealer;
+    deal.hands = s.hands.map((h) => h.map(readCard));
+    deal.exposed = s.exposed.map((cards, seat) => {
+      const melds = deal.melds.arrange(cards.map(readCard));
+      if (melds === null) throw malformed(`exposed[${seat}]: no valid arrangement`);
+      return melds;
+    });
+    deal.stock = s.stock.map(readCard);
+    deal.outOfPlay = s.out_of_play.map(readCard);
+    deal.available = s.available && { card: readCard(s.available.card), revealed: s.available.revealed === true, offered_to: s.available.offered_to };
+    deal.phase = s.phase;
+    deal.discarder = s.phase === 'discard' ? s.to_act[0] : null;
+    deal.pending = s.phase === 'force_decision' ? s.pending : null;
+    deal.outcome = s.outcome && { ...s.outcome };
+    deal.history = [];
+    const all = [...deal.hands.flat(), ...deal.exposed.flat(2), ...deal.stock, ...deal.outOfPlay];
+    if (deal.available) all.push(deal.available.card);
+    if (all.length !== DECK.length || new Set(all).size !== DECK.length) throw malformed('a state holds the whole deck, each card once');
+    if ((s.phase === 'play' || s.phase === 'force_decision') !== (deal.available !== null)) throw malformed('available: a card in play and force_decision only');
+    return deal;
+  }
+
   clone() {
     const copy = Object.create(Deal.prototype);
     Object.assign(copy, this);

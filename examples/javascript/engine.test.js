@@ -117,3 +117,25 @@ test('every house rule names the rule it breaks; an unknown name is refused', ()
   assert.throws(() => parseHouse('auto-take,nope'), /unknown house rule "nope"/);
   assert.deepEqual([...parseHouse(' auto-take , no-forcing ')], ['auto-take', 'no-forcing']);
 });
+
+test('Deal.fromState: a deal rebuilt from its canonical state goes on exactly as the original', () => {
+  const deal = Deal.fromDeck(1, DECK);
+  // Play a few steps: seat 0 passes the opening card, seat 1 rejects it, and so on.
+  const play = (d) => {
+    for (let i = 0; i < 6 && d.phase !== 'over'; i += 1) {
+      const seat = d.toAct()[0];
+      const actions = d.legal(seat);
+      d.apply(seat, actions[actions.length - 1]);
+    }
+  };
+  play(deal);
+  const copy = Deal.fromState(JSON.parse(JSON.stringify(deal.state())));
+  for (const seat of [0, 1]) assert.deepEqual(copy.legal(seat), deal.legal(seat));
+  assert.deepEqual(copy.perft(3), deal.perft(3));
+  play(deal);
+  play(copy);
+  const { melds: a, ...mine } = deal.state();
+  const { melds: b, ...theirs } = copy.state();
+  assert.deepEqual(theirs, mine);
+  assert.throws(() => Deal.fromState({ ...deal.state(), stock: [] }), /whole deck/);
+});
