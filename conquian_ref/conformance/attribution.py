@@ -86,22 +86,51 @@ def governing_rule(profile_id: str, request: str, action: object, refused_by: st
 
 
 def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses: tuple[Variant, ...], found: tuple[Variant, ...],
-               compare, request: str = "apply") -> Variant | None:
-    """The house rule among `found` (the run's earlier finds, tried first) and `hypotheses`, alone
-    or played with the house rules `found` so far, whose replay of `scenario` agrees with the
-    implementation's answers `theirs` at every step up to `step` (1-based), preferring the one
-    agreeing longest after it; None if none does. `compare(planned, ours, got)` lists a step's
-    differences (diagnosis._differences)."""
-    best, best_reach = None, step - 1
+               compare, request: str = "apply") -> tuple[Variant, ...]:
+    """The house rules among `found` (the run's earlier finds, first) and `hypotheses`, each
+    played alone or with the house rules `found` so far, whose replay of `scenario` agrees with
+    the implementation's answers `theirs` at every step up to `step` (1-based) and then the
+    longest: all those that agree equally long, in the order tried (none: nothing explains it).
+    `compare(planned, ours, got)` lists a step's differences (diagnosis._differences)."""
+    best, best_reach = [], step - 1
     for variant in dict.fromkeys((*found, *hypotheses)):
         others = tuple(v for v in found if v is not variant)
-        for variants in ((variant,), (*others, variant)) if others else ((variant,),):
-            reach = _agreeing_steps(scenario, plans, theirs, variants, compare, step if request != "perft" else step - 1)
-            if reach >= step and reach > best_reach:
-                best, best_reach = variant, reach
-        if best_reach == len(plans):
-            break  # agrees with every answer: nothing can explain more
-    return best
+        reach = max(
+            _agreeing_steps(scenario, plans, theirs, variants, compare, step if request != "perft" else step - 1)
+            for variants in (((variant,), (*others, variant)) if others else ((variant,),))
+        )
+        if reach > best_reach:
+            best, best_reach = [variant], reach
+        elif reach == best_reach and best:
+            best.append(variant)
+    return tuple(best)
+
+
+def fewest_house_rules(candidates: list[tuple[Variant, ...]]) -> list[Variant | None]:
+    """One house rule for each divergence, from the house rules that explain it equally well,
+    so that the fewest explain them all (a greedy set cover: the house rule that explains most
+    divergences first, then the library's order): one house rule of an engine is one cause, even
+    where another variant happens to explain a few of its scenarios as well."""
+    chosen: list[Variant | None] = [None] * len(candidates)
+    left = {i for i, explain in enumerate(candidates) if explain}
+    order = {v: n for n, v in enumerate(dict.fromkeys(v for explain in candidates for v in explain))}
+    while left:
+        counts: dict[Variant, int] = {}
+        for i in left:
+            for variant in candidates[i]:
+                counts[variant] = counts.get(variant, 0) + 1
+        best = max(counts, key=lambda v: (counts[v], -order[v]))
+        for i in [i for i in left if best in candidates[i]]:
+            chosen[i] = best
+            left.discard(i)
+    return chosen
+
+
+def house_rule_of(profile_id: str, variant: Variant) -> str | None:
+    """The rule a house rule changes, as an id of the profile's rules (a key of `rules:` on the
+    variant stands for the profile's own id), or None where the profile has no such rule."""
+    rules = resolve(load_profile(profile_id), (variant.rule,))
+    return rules[0] if rules else None
 
 
 def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[Variant, ...], compare, step: int) -> int:

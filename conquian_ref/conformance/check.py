@@ -25,6 +25,7 @@ from pathlib import Path
 from ..engine.errors import ConquianError
 from .client import DEFAULT_TIMEOUT, REFERENCE, Connection, default_deadline, describe_command
 from .driver import ImplementationDriver
+from .attribution import fewest_house_rules
 from .diagnosis import broken, diagnose
 from .failures import AdapterFailure, Timeout
 from .protocol import CHECK_CAPABILITIES, DUPLICATE_CARDS, FOUR_SEATS, MATCH, REQUIRED, STAKES
@@ -257,6 +258,11 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
         broken_in_a_row = broken_in_a_row + 1 if failed_again else 0
         if failed_again:
             handshake = None  # restarted before the next replay, if there is one
+    # One house rule per divergence, the fewest for the whole run; then the known failures.
+    explained = [r for r in run.results if r.divergence is not None and r.divergence.explained_by]
+    for result, variant in zip(explained, fewest_house_rules([r.divergence.explained_by for r in explained])):
+        result.divergence.name_house_rule(result.scenario.profile, variant)
+    for result in todo:
         _apply_known(result, known)
 
 

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 from ..engine.errors import ConquianError
 from ..engine.ruleset import Variant
-from ..spec.profiles import load_profile
-from .attribution import Cause, explaining, governing_rule
+from .attribution import Cause, explaining, governing_rule, house_rule_of
 from .compare import compare_actions, mismatches
 from .failures import AdapterFailure
 from .protocol import CHECK_CAPABILITIES, match_answer
@@ -47,6 +46,14 @@ class Divergence:
     house_rule: Variant | None = None  # the known house rule that explains it
     kind: str = ""  # the diverging action's type, or the request's kind when the step has none
     keys: tuple[str, ...] = ()  # the differing top-level keys
+    explained_by: tuple[Variant, ...] = ()  # every house rule that explains it equally well
+
+    def name_house_rule(self, profile_id: str, variant: Variant) -> None:
+        """Name `variant` (one of `explained_by`) as the house rule behind this divergence, with
+        the rule it changes (or the rule that governs what differs, where the profile has not
+        that rule)."""
+        self.house_rule = variant
+        self.cause = Cause(house_rule_of(profile_id, variant) or self.cause.rule, variant.id)
 
     def where(self) -> str:
         return self.request if self.step is None else f"step {self.step}"
@@ -91,12 +98,13 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
             keys = tuple(sorted({key for key, _, _ in differences}))
             signature = f"{kind}: {', '.join(keys)}"
             compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731
-            house = explaining(scenario, plans, theirs, i, hypotheses, found, compare, request)
-            if house is not None and load_profile(profile).cites(house.rule):
-                return Divergence(i, request, differences, Cause(house.rule, house.id), action, house, kind, keys)
             refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
-            rule = governing_rule(profile, request, action, refused_by)
-            return Divergence(i, request, differences, Cause(rule, house.id if house else None, signature), action, house, kind, keys)
+            divergence = Divergence(i, request, differences, Cause(governing_rule(profile, request, action, refused_by), None, signature),
+                                    action, None, kind, keys)
+            divergence.explained_by = explaining(scenario, plans, theirs, i, hypotheses, found, compare, request)
+            if divergence.explained_by:
+                divergence.name_house_rule(profile, divergence.explained_by[0])
+            return divergence
     return None
 
 

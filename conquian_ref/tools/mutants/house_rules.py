@@ -32,6 +32,27 @@ mutant("automatic-take", ["C-TURN-1"], "your engine takes a card that fits your 
        replaces={"steps.play.pass": step("play.pass", _pass_then_take)})
 
 
+# The rival's option (`force_option`: AA-FORCE-1, SA-FORCE-1) or the table convention
+# (TC-FORCE-2): a card that fits the player's own melds, let go, is forced at the rival's choice
+# or must be used by the player, who names the hand cards. This engine takes it for the player,
+# alone, as soon as they try to reject or pass it.
+def _taken_when_let_go(name):
+    def take_instead(game, seat, act):
+        if game.table.fits(game.exposed_of(seat), bit(game.available)):
+            return reference_step("play.use")(game, seat, Action("use"))
+        return reference_step(name)(game, seat, act)
+
+    return step(name, take_instead)
+
+
+mutant("fitting-card-taken-automatically", ["AA-FORCE-1", "SA-FORCE-1", "TC-FORCE-2"],
+       "your engine takes a card that fits your own melds for you when you try to reject or pass it", rule="force_option", replaces={
+           "refusals.fitting_card_must_be_taken": None,
+           "steps.play.reject": _taken_when_let_go("play.reject"),
+           "steps.play.pass": _taken_when_let_go("play.pass"),
+       })
+
+
 # C-FORCE-1: a card that fits may be forced (or demanded) in the profile's form; this engine has
 # no forcing at all: a fitting card goes like any other.
 mutant("no-forcing", ["C-FORCE-1"], "your engine has no forcing at all: a fitting card may always be let go, and nobody forces or demands it",

@@ -69,16 +69,19 @@ def mutant(
     profile: Mapping[str, object] | Callable | None = None,
     adapter: type | None = None,
     unreachable: str = "",
+    rule: str | None = None,
 ) -> Mutant:
     """Register the mutant `id` breaking `rules` (the first is the rule it changes): a variant
     replacing rows of the rule set (`replaces`) or fields of the profile (`profile`: a mapping, or
     a function of the loaded profile giving the fields to change, {} to change none), or an
     `adapter` changing one protocol answer. `unreachable` says why no scenario can catch it; such
-    a mutant is documented, not run."""
+    a mutant is documented, not run. `rule`: the rule the variant changes where it is not the
+    first of `rules` (a key of the profile's `rules:`, for a house rule whose rule differs by
+    profile)."""
     assert id not in MUTANTS, f"duplicate mutant id {id}"
     variant = None
     if adapter is None:
-        variant = Variant(id, rules[0], description, replaces=replaces or {}, profile=profile or {})
+        variant = Variant(id, rule or rules[0], description, replaces=replaces or {}, profile=profile or {})
     MUTANTS[id] = Mutant(id, tuple(rules), description, variant, adapter, unreachable)
     return MUTANTS[id]
 
