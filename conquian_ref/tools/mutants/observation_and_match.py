@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...engine.match import Match
+from ...engine.match import Match, Misdeal
 from .base import observation
 from .registry import mutant
 
@@ -123,3 +123,37 @@ class _PotToTheWinnerAlone(_OneEntryAtATime):
 # SAPT-MATCH-1: "the winning team takes the pot, shared equally by its partners".
 mutant("team-pot-to-the-winner-alone", ["SAPT-MATCH-1", "RUL-42"], "the seat that wins a deal for its team takes the whole pot; the partner gets nothing",
        replaces={"match": _PotToTheWinnerAlone})
+
+
+# RUL-27: the session's units are counted net (what a player has won less what they paid in);
+# this engine counts the pots won, gross, so a player reaches the units sooner.
+class _GrossUnits(Match):
+    def _gross(self) -> list[int]:
+        seats, stake = self.profile.seats, self.profile.match["stake"]
+        gross, pot = [0] * len(seats), 0
+        for entry in self.results:
+            if isinstance(entry, Misdeal):
+                continue
+            pot += len(seats) * stake
+            if entry.result == "win":
+                members = [s for s in seats if self.profile.team_of(s) == self.profile.team_of(entry.winner)]
+                for seat in members:
+                    gross[seat] += pot // len(members)
+                pot = 0
+        return gross
+
+    @property
+    def winner(self):
+        if not self.has_stakes:
+            return super().winner
+        score, rules, gross = self._score(), self.profile.match, self._gross()
+        if not score.deals:
+            return None
+        for team in range(self.profile.teams):
+            members = [s for s in self.profile.seats if self.profile.team_of(s) == team]
+            if score.wins[team] >= rules["wins_to_win"] or all(gross[s] >= rules["units_to_win"] for s in members):
+                return team
+        return None
+
+
+mutant("session-gross-units", ["RUL-27"], "the session's units to win are counted gross (the pots won), not net", replaces={"match": _GrossUnits})
