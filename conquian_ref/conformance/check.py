@@ -11,8 +11,10 @@ result, and known failures matched by id, cause or rule (conquian_ref.spec.known
 
 The run stops early, with one message, when the handshake fails, when the implementation
 fails the same way in `STOP_AFTER` scenarios in a row, or after `max_failures` failing scenarios
-(`max_failures=0`: never). A run that tests nothing (no scenario selected, every one skipped)
-is an error or a failure with one line. Exit status 0 only when nothing failed.
+(`max_failures=0`: never). An action the implementation cannot express (an error answer to
+`apply`) is a failed scenario, a deviation like any other: no restart, no reason to stop. A run
+that tests nothing (no scenario selected, every one skipped) is an error or a failure with one
+line. Exit status 0 only when nothing failed.
 """
 
 from __future__ import annotations
@@ -172,13 +174,16 @@ def run_check(
                         f"scenarios in a row; the last: {result.adapter}"
                     )
                     break
+            elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
+                streak.clear()
+            # Restarted after an adapter failure, and after a failed scenario whose later answers
+            # may still come (a time-out after its first failure), so the next reads none of them.
+            if result.status == Status.ERRORED or not conn.in_sync:
                 try:
                     handshake = conn.restart()
                 except AdapterFailure as exc:
                     run.stopped_early = _one_line(f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}")
                     break
-            elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
-                streak.clear()
         diagnose_failures(conn, run, known, hypotheses)
     finally:
         bar.close()

@@ -26,7 +26,7 @@ from ..engine.ruleset import Variant
 from ..spec.profiles import load_profile
 from .attribution import Cause, explaining, governing_rule
 from .compare import compare_actions, mismatches
-from .failures import AdapterFailure
+from .failures import AdapterFailure, Unsupported
 from .protocol import CHECK_CAPABILITIES, match_answer
 from .reference import Reference
 
@@ -154,6 +154,8 @@ def _compare(name: str, ours: object, got: object, reasons: bool) -> list[tuple[
     `reason` of an action, the whole answer of the others."""
     if got is None:
         return [(name, _plain(ours), "(no answer)")]
+    if isinstance(got, Unsupported):  # an action the engine cannot express: a deviation, the adapter is not broken
+        return [("unsupported", _plain(ours), got.deviation)]
     if isinstance(got, Exception):
         return [(name, _plain(ours), _error(got))]
     if name == "apply":
