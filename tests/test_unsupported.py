@@ -131,3 +131,19 @@ def test_fuzz_counts_an_unsupported_action_as_a_divergence_and_plays_every_game(
         assert found.divergence.kind == "unsupported" and found.divergence.path in UNEXPRESSED, found.divergence
         assert found.cause.keys == ("unsupported",) and found.cause.action in UNEXPRESSED
     assert all(cause.keys == ("unsupported",) for cause in run.counts)
+
+
+def test_a_timeout_after_a_failed_check_restarts_the_adapter_before_the_next_scenario(corpus, tmp_path):
+    # A scenario fails a check at step 1; its step 2 is answered after the timeout, while the
+    # runner has moved on: out of step, the adapter is restarted, so the late answer (and the
+    # rest of that batch) is never read by the next scenario.
+    plain = [s for s in corpus if s.profile == "anglo-american-v1" and "steps" in s.data and len(s.steps) > 2
+             and "action" in s.steps[0] and "action" in s.steps[1] and not isinstance(s.steps[0].get("expect"), dict)]
+    data = copy.deepcopy(plain[0].data)
+    data["steps"][0]["check"] = {"state": {"dealer": 1 - data["setup"]["dealer"]}}  # wrong on purpose
+    failing = Scenario(data, plain[0].path, plain[0].lines)
+    # requests after the handshake: setup, step 1's apply and state, then step 2's apply (late)
+    late = f"{shlex.quote(sys.executable)} {shlex.quote(str(ADAPTERS / 'late_answer.py'))} --at 4 --once {shlex.quote(str(tmp_path / 'once'))}"
+    run = run_check(impl=late, scenarios=[failing, *plain[1:4]], timeout=1)
+    assert run.results[0].status == Status.FAILED and run.results[0].failure.field == "check.state.dealer"
+    assert [r.status for r in run.results[1:]] == [Status.PASSED] * 3

@@ -89,8 +89,8 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         result = run_one(conn, scenario, handshake, KnownFailures())  # by id: the xfail marks
         if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == Status.ERRORED:
-            shared.pop("conn").close()  # the next scenario starts a fresh adapter
+        if result.status == Status.ERRORED or not conn.in_sync:
+            shared.pop("conn").close()  # the next scenario starts a fresh adapter (check.run_check)
         if result.status != Status.PASSED:
             text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
             xfail_if_known_by_rule_or_cause(result)
@@ -253,8 +253,8 @@ class ScenarioItem(pytest.Item):
         result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
         if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == Status.ERRORED:
-            self.plugin.drop()
+        if result.status == Status.ERRORED or not conn.in_sync:
+            self.plugin.drop()  # restarted for the next scenario, as check restarts it
         if result.status == Status.PASSED:
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
