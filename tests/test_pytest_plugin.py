@@ -246,3 +246,44 @@ def test_a_failed_handshake_is_one_session_level_error_not_one_failure_per_scena
     assert result.ret == pytest.ExitCode.INTERRUPTED and out.count("failed the handshake") == 1, out
     assert "protocol version 1 is not supported" in out and "engine: no rule table" in out
     assert "failed" not in result.parseoutcomes() and "Traceback" not in out and "During handling" not in out, out
+
+
+# -- the plugin groups failures by cause, as check does ---------------------------------------------
+def test_plugin_prints_each_cause_once_and_the_causes_at_the_end_as_check_does(pytester, monkeypatch):
+    from conquian_ref.conformance.reports import cause_lines, departure_lines
+
+    # tests/adapters/unsupported_force.py cannot express force or decline: several scenarios, few causes.
+    monkeypatch.syspath_prepend(str(ADAPTERS))
+    impl = "python:unsupported_force:Adapter"
+    chosen = sorted(corpus_dir().glob("anglo-american-v1/*/*.yaml"))
+    forcing = [p for p in chosen if "type: force" in p.read_text(encoding="utf-8") or "type: decline" in p.read_text(encoding="utf-8")][:8]
+    corpus = pytester.path / "corpus"
+    corpus.mkdir()
+    for path in forcing:
+        shutil.copy(path, corpus)
+    shutil.copy(ADAPTERS / "unsupported_force.py", pytester.path)
+    pytester.syspathinsert()
+    expected = run_check(impl, corpus=corpus)
+    summary = cause_lines(expected)
+    failing = [r for r in expected.results if r.counts_as_failure]
+    assert len(failing) == len(forcing) and 0 < len(summary) - 1 < len(failing)  # a cause holds several scenarios
+
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus")
+    result.assert_outcomes(failed=len(failing))
+    out = result.stdout.str()
+    assert "conquian: causes" in out, out
+    tail = out[out.index("conquian: causes") :]
+    for line in departure_lines(expected) + summary:  # check's first screen and its causes block
+        assert line in tail, line
+    # each cause in full once (its first divergence shown), every later failure of it in two lines naming it
+    assert out.count("first divergence from the reference:") == len(summary) - 1, out
+    assert out.count("the same cause as") == len(failing) - (len(summary) - 1), out
+    verbose = pytester.runpytest("-v", "-p", "no:cacheprovider", "--conquian-impl", impl, "--conquian-corpus", "corpus").stdout.str()
+    assert "the same cause as" not in verbose and verbose.count("first divergence from the reference:") == len(failing)
+
+
+def test_plugin_prints_no_causes_when_nothing_fails(pytester):
+    small_corpus(pytester)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus")
+    result.assert_outcomes(passed=len(IDS))
+    assert "conquian: causes" not in result.stdout.str()

@@ -11,8 +11,10 @@ result, and known failures matched by id, cause or rule (conquian_ref.spec.known
 
 The run stops early, with one message, when the handshake fails, when the implementation
 fails the same way in `STOP_AFTER` scenarios in a row, or after `max_failures` failing scenarios
-(`max_failures=0`: never). A run that tests nothing (no scenario selected, every one skipped)
-is an error or a failure with one line. Exit status 0 only when nothing failed.
+(`max_failures=0`: never). An action the implementation cannot express (an error answer to
+`apply`) is a failed scenario, a deviation like any other: no restart, no reason to stop. A run
+that tests nothing (no scenario selected, every one skipped) is an error or a failure with one
+line. Exit status 0 only when nothing failed.
 """
 
 from __future__ import annotations
@@ -173,13 +175,16 @@ def run_check(
                         f"scenarios in a row; the last: {result.adapter}"
                     )
                     break
+            elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
+                streak.clear()
+            # Restarted after an adapter failure, and after a failed scenario whose later answers
+            # may still come (a time-out after its first failure), so the next reads none of them.
+            if result.status == Status.ERRORED or not conn.in_sync:
                 try:
                     handshake = conn.restart()
                 except AdapterFailure as exc:
                     run.stopped_early = _one_line(f"stopped early: the implementation could not be restarted: {exc}{_tail(exc.stderr)}")
                     break
-            elif result.status != Status.SKIPPED:  # a skipped scenario says nothing about the adapter
-                streak.clear()
         diagnose_failures(conn, run, known, hypotheses)
     finally:
         bar.close()
@@ -256,7 +261,7 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
             result.diagnosis = "no divergence from the reference in the answers compared"
         failed_again = broken(result.divergence) or result.diagnosis.startswith("not diagnosed: adapter")
         broken_in_a_row = broken_in_a_row + 1 if failed_again else 0
-        if failed_again:
+        if failed_again or not conn.in_sync:  # out of step: a late answer of this replay may still come
             handshake = None  # restarted before the next replay, if there is one
     # One house rule per divergence, the fewest for the whole run; then the known failures.
     explained = [r for r in run.results if r.divergence is not None and r.divergence.explained_by]

@@ -4,7 +4,13 @@ A connection runs one long-lived adapter (conquian_ref.conformance.transport) or
 mode, calls a Python adapter in-process (`--impl python:MODULE:FACTORY`, and `--impl reference`,
 the bundled reference adapter). It numbers each request (`seq`), sends one JSON object per line,
 matches each answer to its request, and pipelines a list of requests (`request_many`). Whatever
-goes wrong is an AdapterFailure (conquian_ref.conformance.failures says which kind where).
+goes wrong is an AdapterFailure (conquian_ref.conformance.failures says which kind where); an
+error answer to `apply` is `Unsupported`, an action the engine cannot express.
+
+No answer is ever left for a later request to read: after an error answer (the adapter answered
+in order) the answers still in flight are read and dropped by their `seq`; after any other
+failure (a timeout, garbage, a wrong `seq`, ...) the connection is out of step (`in_sync` is
+False) and the runner restarts it before anything else is asked.
 `Handshake` is what the implementation said of itself in answer to `start`.
 """
 
@@ -18,7 +24,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from .failures import AdapterFailure, BadAnswer, Crash, ErrorAnswer, Garbage, Timeout, WrongSeq
+from .failures import AdapterFailure, BadAnswer, Crash, ErrorAnswer, Garbage, Timeout, Unsupported, WrongSeq
 from .protocol import COMMANDS, PROTOCOL_VERSION, handshake_problem
 from .transport import AdapterProcess, parse_answer, safe_text
 
@@ -75,11 +81,15 @@ class Connection:
         self._process: AdapterProcess | None = None
         self._direct = None
         self.handshake: Handshake | None = None
+        # False once an answer may still be on its way that no request will read (a failure other
+        # than an error answer): the runner restarts the adapter before its next scenario or game.
+        self.in_sync = True
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> Handshake:
         """Start the adapter and do the handshake; AdapterFailure if it cannot."""
         self.close()
+        self.in_sync = True
         if self.on_message:
             self.on_message("restart", None)
         if self.impl == REFERENCE:
@@ -163,8 +173,9 @@ class Connection:
                 answer = self._read(cmd)
         except AdapterFailure as exc:
             exc.cmd = cmd
+            self.in_sync = False
             raise
-        return self._checked(answer, cmd, message["seq"])
+        return self._checked(answer, message)
 
     def request_many(self, requests: list[tuple[str, dict]]) -> list:
         """Several requests, pipelined over a process: all written at once, then the answers
@@ -189,14 +200,14 @@ class Connection:
                 lines.append(_line(chunk[-1]))
                 size += len(lines[-1])
             try:
-                message = chunk[0]
-                self._process.send(b"".join(lines), message["cmd"], self._wait())
-                for message in chunk:
-                    answer = self._read(message["cmd"])
-                    answers.append(self._checked(answer, message["cmd"], message["seq"]))
+                self._process.send(b"".join(lines), chunk[0]["cmd"], self._wait())
             except AdapterFailure as exc:
-                exc.cmd = exc.cmd or message["cmd"]
-                return answers + [exc]  # the answers before the failure, then the failure
+                exc.cmd = exc.cmd or chunk[0]["cmd"]
+                self.in_sync = False
+                return answers + [exc]
+            answers += self._answers_to(chunk)
+            if answers and isinstance(answers[-1], AdapterFailure):
+                return answers  # the answers before the failure, then the failure; the rest unsent
         return answers
 
     def send_ahead(self, requests: list[tuple[str, dict]]) -> "Ahead":
@@ -215,6 +226,7 @@ class Connection:
             self._process.send(b"".join(lines), requests[0][0] if requests else "", self._wait())
         except AdapterFailure as exc:
             ahead.failure = exc
+            self.in_sync = False
         return ahead
 
     def read_ahead(self, ahead: "Ahead") -> list:
@@ -224,16 +236,41 @@ class Connection:
             return self.request_many(ahead.requests)
         if ahead.failure is not None:
             return [ahead.failure]
+        return self._answers_to(ahead.messages)
+
+    def _answers_to(self, messages: list[dict]) -> list:
+        """The answers to `messages` (written already), read in order and checked: the answers
+        read before a failure, then the AdapterFailure. After an error answer the answers still
+        in flight are read and dropped (`_drop`); after any other failure the connection is out
+        of step."""
         answers: list = []
-        for message in ahead.messages:
-            cmd = message["cmd"]
+        for i, message in enumerate(messages):
             try:
-                answer = self._read(cmd)
-                answers.append(self._checked(answer, cmd, message["seq"]))
+                answers.append(self._checked(self._read(message["cmd"]), message))
+            except ErrorAnswer as exc:  # answered in order: the stream is still in step
+                self._drop(messages[i + 1 :])
+                return answers + [exc]
             except AdapterFailure as exc:
-                exc.cmd = exc.cmd or cmd
+                exc.cmd = exc.cmd or message["cmd"]
+                self.in_sync = False
                 return answers + [exc]
         return answers
+
+    def _drop(self, messages: list[dict]) -> None:
+        """Read the answers to `messages`, which nobody will ask for, and drop them, each matched
+        by its `seq`, so that the next request reads its own answer and not one of these. An
+        answer that does not come, or does not match, leaves the connection out of step."""
+        for message in messages:
+            try:
+                answer = self._read(message["cmd"])
+            except AdapterFailure:
+                self.in_sync = False
+                return
+            if self.on_message:
+                self.on_message("answer", answer)
+            if answer.get("seq") != message["seq"]:
+                self.in_sync = False
+                return
 
     def _message(self, cmd: str, fields: dict) -> dict:
         self.seq += 1
@@ -242,17 +279,22 @@ class Connection:
             self.on_message("request", message)
         return message
 
-    def _checked(self, answer: dict, cmd: str, seq: int) -> dict:
-        """The answer to request `seq`, or AdapterFailure (wrong seq, or an error answer)."""
+    def _checked(self, answer: dict, message: dict) -> dict:
+        """The answer to request `message`, or AdapterFailure (wrong seq, or an error answer:
+        Unsupported when the request is an `apply`)."""
+        cmd, seq = message["cmd"], message["seq"]
         if self.on_message:
             self.on_message("answer", answer)
         if answer.get("seq") != seq:
+            self.in_sync = False
             raise WrongSeq(f"answer to seq {seq} carries seq {_shown(answer.get('seq'))}", self.stderr_tail, cmd)
         if "error" in answer:
             error = answer["error"]
             text = error.get("message", error) if isinstance(error, dict) else error
-            text = text if isinstance(text, str) else json.dumps(text)
-            raise ErrorAnswer(f"{cmd}: {_shown(text, 300)}", self.stderr_tail, cmd)
+            text = _shown(text if isinstance(text, str) else json.dumps(text), 300)
+            if cmd == "apply":
+                raise Unsupported(text, _action_type(message), self.stderr_tail)
+            raise ErrorAnswer(f"{cmd}: {text}", self.stderr_tail, cmd)
         return answer
 
     def _direct_exchange(self, message: dict) -> dict:
@@ -269,6 +311,13 @@ class Connection:
             return parse_answer(json.dumps(answer, ensure_ascii=True).encode())
         except (TypeError, ValueError, RecursionError) as exc:
             raise Garbage(f"handle() returned {str(exc)[:120]}") from None
+
+
+def _action_type(message: dict) -> str:
+    """The type of the action an `apply` request sends, as shown in a report."""
+    action = message.get("action")
+    kind = action.get("type") if isinstance(action, dict) else None
+    return _shown(kind, 40) if isinstance(kind, str) else "?"
 
 
 def _shown(value: object, limit: int = 60) -> str:

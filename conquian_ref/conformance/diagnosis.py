@@ -25,7 +25,7 @@ from ..engine.errors import ConquianError
 from ..engine.ruleset import Variant
 from .attribution import Cause, explaining, governing_rule, house_rule_of
 from .compare import compare_actions, mismatches
-from .failures import AdapterFailure
+from .failures import AdapterFailure, Unsupported
 from .protocol import CHECK_CAPABILITIES, match_answer
 from .reference import Reference
 
@@ -162,6 +162,8 @@ def _compare(name: str, ours: object, got: object, reasons: bool) -> list[tuple[
     `reason` of an action, the whole answer of the others."""
     if got is None:
         return [(name, _plain(ours), "(no answer)")]
+    if isinstance(got, Unsupported):  # an action the engine cannot express: a deviation, the adapter is not broken
+        return [("unsupported", _plain(ours), got.deviation)]
     if isinstance(got, Exception):
         return [(name, _plain(ours), _error(got))]
     if name == "apply":

@@ -20,12 +20,19 @@ when it fails (its `kind`, a `FailureKind`, is what the reports show):
 |                                                 | a line that is not a JSON object                  | `Garbage`    |
 | matching the answer to its request (client)     | its `seq` is not the request's                    | `WrongSeq`   |
 |                                                 | an error object instead of an answer              | `ErrorAnswer`|
+|                                                 | ... to an `apply` (an action it cannot express)   | `Unsupported`|
 | the handshake, `start` (client)                 | the answer lacks implementation/profiles/capabilities, or cannot begin a run (protocol.HANDSHAKE_CHECKS) | `BadAnswer` |
 | reading the answer's fields (driver)            | the command's answer key is missing (`state`, `actions`, ...) or of the wrong shape (its protocol.Command: `setup` not ok, an `apply` result neither accepted nor refused, ...) | `BadAnswer` |
 | a direct adapter's `handle()` (client)          | it raises                                         | `Crash`      |
 |                                                 | it returns something that is not a mapping        | `Garbage`    |
 
 `FAILURES` maps each kind to its class; `KINDS` each kind to its one-line meaning.
+
+`Unsupported` is the one exception that is no fault of the adapter: an error answer to `apply`
+is how an adapter says its engine cannot express that action (docs/implementers.md, section 10).
+It is an `ErrorAnswer` for whatever reads it as one, but the step interpreter and the fuzzer
+turn it into a deviation of kind `unsupported` naming the action type (a failed scenario, a
+divergence), with no restart: the answer was in order, so the connection is still in step.
 """
 
 from __future__ import annotations
@@ -100,6 +107,20 @@ class BadAnswer(AdapterFailure):
 
 class ErrorAnswer(AdapterFailure):
     kind, meaning = FailureKind.ERROR, "the adapter answered with an error object (not a rule refusal)"
+
+
+class Unsupported(ErrorAnswer):
+    """An error answer to `apply`: the engine cannot express an action of `action_type`."""
+
+    def __init__(self, text: str, action_type: str, stderr: str = ""):
+        super().__init__(f"apply: {text}", stderr, "apply")
+        self.text = text  # the adapter's own error message
+        self.action_type = action_type
+
+    @property
+    def deviation(self) -> str:
+        """The deviation in plain words, as the reports show it."""
+        return f"your engine cannot express `{self.action_type}` (its error answer: {self.text})"
 
 
 FAILURES: dict[FailureKind, type[AdapterFailure]] = {

@@ -20,15 +20,22 @@ from ..engine.errors import ConquianError
 from .compare import compare_actions, mismatches
 
 
+# The kinds of Failure: an answer that differs, or an action the engine cannot express (an
+# error answer to `apply`, conformance.failures.Unsupported: a deviation, not a crash).
+DIFFERS, UNSUPPORTED = "differs", "unsupported"
+
+
 @dataclass
 class Failure:
     """The first disagreement between a scenario and an implementation."""
 
     step: int | None  # index into steps; None for setup and the final outcome
-    field: str  # e.g. "expect", "check.state.hands[0]", "check.legal", "outcome"
+    field: str  # e.g. "expect", "check.state.hands[0]", "check.legal", "outcome", "unsupported"
     expected: object
     got: object
     message: str = ""
+    kind: str = DIFFERS  # DIFFERS or UNSUPPORTED
+    action_type: str | None = None  # UNSUPPORTED: the type of the action the engine cannot express
 
     def describe(self, scenario) -> str:
         where = "setup/outcome" if self.step is None else f"step {self.step + 1}"

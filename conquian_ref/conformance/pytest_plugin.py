@@ -8,7 +8,12 @@ adds the options and registers `CorpusPlugin` only when `--conquian-impl` is giv
 
 collects one item per scenario, named by its id (`conquian::tc-0101`, so `-k tc-0101` picks it),
 and shows a failure exactly as `conquian-ref check` does (file and line, step, expected against
-got, rules, annotation, the reproduction command), with no Python traceback.
+got, rules, annotation, the reproduction command), with no Python traceback. As check, it shows
+each cause once: the first failure of a cause in full, the later ones in two lines naming it (in
+full with -v), and at the end of the session check's first screen ("Your engine departs from
+the reference in N ways", reports.departure_lines) and its causes, each with its scenarios
+(reports.cause_lines). Under pytest-xdist each worker keeps its own failures, and
+no summary is printed.
 
 The factory, in a test module of your project:
 
@@ -89,8 +94,8 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         result = run_one(conn, scenario, handshake, KnownFailures())  # by id: the xfail marks
         if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == Status.ERRORED:
-            shared.pop("conn").close()  # the next scenario starts a fresh adapter
+        if result.status == Status.ERRORED or not conn.in_sync:
+            shared.pop("conn").close()  # the next scenario starts a fresh adapter (check.run_check)
         if result.status != Status.PASSED:
             text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
             xfail_if_known_by_rule_or_cause(result)
@@ -158,6 +163,26 @@ class CorpusPlugin:
         self.conn: Connection | None = None
         self.handshake = None
         self.known = checked_options(config)  # the known failures, read by the corpus collector
+        self.failed: list = []  # the results of the failing and known-failing scenarios, diagnosed
+
+    def seen_cause(self, result) -> str | None:
+        """The id of an earlier failing scenario of `result`'s cause, if there is one."""
+        cause = result.cause
+        return next((r.scenario.id for r in self.failed if cause is not None and str(r.cause) == str(cause)), None)
+
+    def pytest_terminal_summary(self, terminalreporter):
+        """The causes of the session's failures, grouped as `conquian-ref check` groups them."""
+        from .reports import cause_lines, departure_lines
+        from .results import Run
+        from .transport import safe_text
+
+        run = Run(self.impl, self.handshake, results=self.failed)
+        departs, grouped = departure_lines(run), cause_lines(run)
+        lines = departs + [""] * bool(departs and grouped) + grouped
+        if lines:
+            terminalreporter.section("conquian: causes")
+            for line in lines:
+                terminalreporter.write_line(safe_text(line))
 
     @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: the scenarios are items like any other
     def pytest_collection_modifyitems(self, session, config, items):
@@ -253,12 +278,16 @@ class ScenarioItem(pytest.Item):
         result = run_one(conn, self.scenario, self.plugin.handshake, KnownFailures())
         if result.status == Status.SKIPPED:
             pytest.skip(result.reason)
-        if result.status == Status.ERRORED:
-            self.plugin.drop()
+        if result.status == Status.ERRORED or not conn.in_sync:
+            self.plugin.drop()  # restarted for the next scenario, as check restarts it
         if result.status == Status.PASSED:
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
         text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known)
+        earlier = self.plugin.seen_cause(result)
+        self.plugin.failed.append(result)
+        if earlier is not None and not self.config.option.verbose > 0:  # as check: each cause in full once
+            text = "\n".join(text.splitlines()[:2] + [f"  the same cause as {earlier}: {result.cause} (the causes are listed at the end; -v shows each in full)"])
         xfail_if_known_by_rule_or_cause(result)
         raise ScenarioFailed(text)
 

@@ -83,6 +83,36 @@ def cause_title(result: Result) -> str:
     return f"{head} — unexplained: {cause.signature}"
 
 
+def departure_lines(run: Run) -> list[str]:
+    """The first screen of the text report: "Your engine departs from the reference in N
+    ways", one line per cause of a failing scenario (none when nothing fails for a cause); the
+    pytest plugin prints it at the end of a session too."""
+    new_causes = [results for _, results in causes(run) if any(r.counts_as_failure for r in results)]
+    if not new_causes:
+        return []
+    lines = [f"Your engine departs from the reference in {len(new_causes)} way{'s' * (len(new_causes) != 1)}:"]
+    for n, results in enumerate(new_causes, 1):
+        failing = [r for r in results if r.counts_as_failure]
+        lines.append(f"  {n}. {cause_title(failing[0])} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
+                     f"shortest: {shortest(failing).scenario.id}")
+    return lines
+
+
+def cause_lines(run: Run) -> list[str]:
+    """The causes block of the text report, each cause with its scenarios (failing and known),
+    most first (none without a cause); the pytest plugin prints it at the end of a session too."""
+    found = causes(run)
+    if not found:
+        return []
+    lines = ["causes (the rule broken at the first divergence from the reference), most scenarios first:"]
+    for n, (cause, results) in enumerate(found, 1):
+        known = sum(r.status == Status.XFAIL for r in results)
+        known_text = f", {known} known" if known else ""
+        lines.append(f"  {n}. {cause} — {len(results)} scenario{'s' * (len(results) != 1)}{known_text}: "
+                     + " ".join(r.scenario.id for r in results))
+    return lines
+
+
 def _rule_titles() -> dict[str, str]:
     from ..spec.rulebook import load_rules
 
@@ -150,14 +180,10 @@ def text_report(run: Run, verbose: bool = False) -> str:
     out.append(f"implementation: {hs.name} ({hs.implementation.get('language', '?')})")
     found = causes(run)
     new_causes = [(cause, results) for cause, results in found if any(r.counts_as_failure for r in results)]
-    if new_causes:
-        # The first screen answers the question: which rules the engine breaks, each once.
+    departs = departure_lines(run)
+    if departs:  # the first screen answers the question: which rules the engine breaks, each once
         out.append("")
-        out.append(f"Your engine departs from the reference in {len(new_causes)} way{'s' * (len(new_causes) != 1)}:")
-        for n, (cause, results) in enumerate(new_causes, 1):
-            failing = [r for r in results if r.counts_as_failure]
-            out.append(f"  {n}. {cause_title(failing[0])} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
-                       f"shortest: {shortest(failing).scenario.id}")
+        out.extend(departs)
     shown = set()
     for cause, results in new_causes:  # each cause's shortest scenario, in the order above
         example = shortest([r for r in results if r.counts_as_failure])
@@ -181,12 +207,7 @@ def text_report(run: Run, verbose: bool = False) -> str:
         out.extend(f"  {what} — in {n} scenario{'s' * (n != 1)}" for what, n in unmade)
     if found:
         out.append("")
-        out.append("causes (the rule broken at the first divergence from the reference), most scenarios first:")
-        for n, (cause, results) in enumerate(found, 1):
-            known = sum(r.status == Status.XFAIL for r in results)
-            known_text = f", {known} known" if known else ""
-            out.append(f"  {n}. {cause} — {len(results)} scenario{'s' * (len(results) != 1)}{known_text}: "
-                       + " ".join(r.scenario.id for r in results))
+        out.extend(cause_lines(run))
     out.append("")
     out.append(_profile_table(run))
     rules = _rule_table(run)

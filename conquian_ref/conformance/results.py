@@ -3,7 +3,8 @@
 | status    | meaning                                                                    |
 |-----------|----------------------------------------------------------------------------|
 | `passed`  | every step and check agreed                                                |
-| `failed`  | the first disagreement is reported (step, field, expected, got)            |
+| `failed`  | the first disagreement is reported (step, field, expected, got), or the    |
+|           | first action the implementation cannot express (an error answer to apply)  |
 | `errored` | the adapter misbehaved (crash, timeout, garbage, ...); it is restarted     |
 | `skipped` | profile or capability not supported (the reason says which)                |
 | `xfail`   | failed, and listed in the known-failures file (with its reason)            |

@@ -34,6 +34,10 @@ The API:
   (driver.DEALING_UNTESTED) and refusals compared without their reason are listed there too.
 * An AdapterFailure (conformance.failures) raised while a step is judged gets `step` (1-based)
   and `line` (of the step in the scenario file) set, the setup's and the outcome's their lines.
+* An error answer to a step's action (conformance.failures.Unsupported: the engine cannot
+  express that action type) is no AdapterFailure of the walk: it is the step's failure, of kind
+  `unsupported` (judges.UNSUPPORTED) with the action type, and the walk ends there, whatever
+  `keep_going` says (the implementation's deal no longer follows the scenario).
 * `keep_going=False` (check, lint): the walk stops at the first failure, and an error of the
   engine (ConquianError: a malformed action or setup) propagates. `keep_going=True` (record, the
   book): every step is walked and judged; each step keeps all its failures and the engine's error,
@@ -58,8 +62,8 @@ from typing import Callable
 
 from ..engine.errors import ConquianError
 from .compare import mismatches
-from .failures import AdapterFailure
-from .judges import Failure, Judge
+from .failures import AdapterFailure, Unsupported
+from .judges import UNSUPPORTED, Failure, Judge
 from .protocol import CHECK_CAPABILITIES
 
 # A request to a driver: ("state",), ("apply", seat, action), ("observation", seat),
@@ -220,6 +224,9 @@ def _walk_deal(walked: Walk, driver, judge: Judge, observe) -> None:
         walked.steps.append(result)
         try:
             judge.step(result, answers.of_step(i), lambda depth, i=i: answers.divide(i, depth))
+        except Unsupported as exc:  # a deviation of the engine, not a fault of the adapter
+            result.failures.append(unsupported(i, step, exc))
+            return
         except AdapterFailure as exc:
             raise _at(exc, walked.scenario, i + 1, "steps", i) from None
         if observe is not None and "action" in step:
@@ -233,6 +240,12 @@ def _walk_deal(walked: Walk, driver, judge: Judge, observe) -> None:
     expected, got = data.get("outcome"), walked.final_state.get("outcome")
     if not judge.is_open(expected) and (mismatches(expected, got) or (expected is None) != (got is None)):
         walked.outcome_failures.append(Failure(None, "outcome", expected, got, "the deal's result after the last step"))
+
+
+def unsupported(index: int, step: dict, exc: Unsupported) -> Failure:
+    """The failure of a step whose action the implementation cannot express."""
+    expected = step.get("expect", "accepted")
+    return Failure(index, "unsupported", expected, {"error": exc.text}, exc.deviation, UNSUPPORTED, exc.action_type)
 
 
 class _Answers:

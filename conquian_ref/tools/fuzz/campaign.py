@@ -287,7 +287,7 @@ def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, time
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     scenario_id = free_id(profile, out)
-    detail = f" {final.message}" if final.message and final.kind != "adapter" else ""
+    detail = f" {final.message}" if final.message and final.kind not in ("adapter", "unsupported") else ""  # describe() says it
     annotation = (
         STUB.format(seed=run.seed, game=found.game)
         + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {found.profile}."

@@ -16,7 +16,8 @@ class Divergence:
     """The first point where the implementation and the reference disagree.
 
     `kind`: legal, result (accepted against refused), reason, state, outcome (a state difference
-    in the `outcome` key), adapter (a failure of the adapter itself).
+    in the `outcome` key), unsupported (an error answer to an action: the implementation cannot
+    express its type, in `path`), adapter (a failure of the adapter itself).
     `where`: setup, legal (before an action), apply, state (after an action).
     `actions_before`: how many actions were applied before it (the diverging action's index)."""
 
@@ -27,7 +28,7 @@ class Divergence:
     action: dict | None = None
     expected: object = None
     got: object = None
-    path: str = ""  # the state path, or the adapter failure kind
+    path: str = ""  # the state path, the adapter failure kind, or the action type the engine cannot express
     message: str = ""
     keys: tuple[str, ...] = ()  # the differing top-level keys of the answer, or of the state (causes.py)
     rules: tuple[str, ...] = ()  # the rules the reference's trace records for the diverging step
@@ -47,6 +48,8 @@ class Divergence:
             )
         if self.kind in ("result", "reason"):
             return f"{at}: expected {short(self.expected)}, got {short(self.got)}"
+        if self.kind == "unsupported":
+            return f"{at}: {self.message}"
         if self.kind in ("state", "outcome"):
             after = "setup" if self.where == "setup" else at
             return f"state after {after}: {self.path}: expected {short(self.expected)}, got {short(self.got)}"
@@ -62,6 +65,8 @@ class Divergence:
             text = f"seat {self.seat} {act} {_result_text(self.expected)} by the reference, {_result_text(self.got)} by the implementation"
         elif self.kind == "reason":
             text = f"seat {self.seat} {act} refused as {self.expected['refused']}, the implementation says {self.got['refused']}"
+        elif self.kind == "unsupported":
+            text = f"seat {self.seat} {act}: the implementation cannot express `{self.path}`"
         elif self.kind in ("state", "outcome"):
             text = f"{self.path} differs after {'setup' if self.where == 'setup' else f'seat {self.seat} {act}'}"
         else:

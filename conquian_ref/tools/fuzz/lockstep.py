@@ -6,7 +6,9 @@ declared. The agent chooses every action from the reference's position alone, so
 is planned on the reference first (`plan`), then sent to the implementation as one pipelined
 batch after its setup, and the answers are compared in order (`compare`); the first difference
 is the game's divergence. A failure of the adapter itself (crash, timeout, garbage, error
-answer, ...) is a divergence of kind `adapter`.
+answer, ...) is a divergence of kind `adapter`, and the adapter is restarted before the next
+game; an error answer to an `apply` is a divergence of kind `unsupported` (an action the engine
+cannot express: a deviation, not a fault), with no restart.
 
 Two depths of checking (docs/fuzzing.md, "What is compared"):
 
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ...conformance.client import Ahead, Connection
 from ...conformance.driver import ImplementationDriver, hands_and_stock
-from ...conformance.failures import AdapterFailure, BadAnswer
+from ...conformance.failures import AdapterFailure, BadAnswer, Unsupported
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
@@ -148,7 +150,8 @@ class Lockstep:
         return self._judged([check for _, check in pairs], answers)
 
     def _restart_if(self, fresh: bool) -> None:
-        if self.broken or fresh:
+        # Out of step: an answer of the last game may still come (a failure after its divergence).
+        if self.broken or fresh or not self.conn.in_sync:
             self.conn.restart()  # AdapterFailure propagates: the caller decides
             self.caps = set(self.conn.handshake.capabilities)
             self.broken = False
@@ -191,6 +194,8 @@ class Lockstep:
         adapter is then restarted before the next game)."""
         try:
             for answer, check in zip(answers, checks):
+                if isinstance(answer, Unsupported):  # the engine cannot express the action: no restart
+                    return _unsupported(answer, check)
                 if isinstance(answer, AdapterFailure):
                     raise _Adapter(answer, *check[1:5], check[6])
                 try:
@@ -279,6 +284,13 @@ def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) 
     fields = {"profile": profile.id, "dealer": dealer}
     fields.update({"deck": deck} if "setup_deck" in caps else hands_and_stock(profile.id, {"deck": deck, "dealer": dealer}))
     return ("setup", fields), ("setup", "setup", 0, None, None, None, ())
+
+
+def _unsupported(failure: Unsupported, check: tuple) -> Divergence:
+    """The divergence of an action the implementation cannot express (an error answer to `apply`)."""
+    _, where, step, seat, action, want, rules = check
+    return Divergence("unsupported", where, step, seat, action, want, {"error": failure.text}, failure.action_type,
+                      failure.deviation, keys=("unsupported",), rules=tuple(rules))
 
 
 class _Adapter(Exception):
