@@ -63,7 +63,7 @@ def test_the_driver_puts_the_implementation_at_the_references_position_and_it_pl
     profile = BY_ID[profile_id]
     for seed in (1, 2):
         reference, rng = reference_at(profile, seed, steps=5 + 7 * seed)
-        drive.setup_position(profile.id, reference.game.position())
+        drive.setup_position(profile.id, reference.position())
         agree(reference, drive)
         for _ in range(6):
             game = reference.game

@@ -65,6 +65,11 @@ class Reference:
         self.game.trace = self.trace
         self.last_match = None
 
+    def position(self) -> dict:
+        """The deal's position (Game.position): what `setup_position` sends to put another
+        implementation here."""
+        return self.game.position()
+
     def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
         """("accepted", None) or ("refused", reason code). MalformedInput propagates."""
         refusal = self.try_apply(seat, action)
