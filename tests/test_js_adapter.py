@@ -89,6 +89,8 @@ UNFILLED = [
     ("perft", {"cmd": "perft", "depth": 2}, "perft"),
     ("match", {"cmd": "match", "profile": "torno-cisneros-v1", "first_dealer": 0, "deals": []}, "match"),
     ("setupFromDeck", {"cmd": "setup", "profile": "torno-cisneros-v1", "dealer": 0, "deck": ["1O"]}, "setup"),
+    ("setupPosition", {"cmd": "setup_position", "profile": "torno-cisneros-v1",
+                       "position": {"state": {}, "history": [], "opening_card": False}}, "setup_position"),
 ]
 
 
@@ -147,6 +149,8 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
             "function match(profile, firstDealer, deals) {\n  return {points: null, next_dealer: 1, winner: null, wins: [0, 0], net: [-1, -1], pot: 2};\n}",
         "function perft(depth, wantDivide) {\n  throw new Error('not implemented: perft');\n}":
             "function perft(depth, wantDivide) {\n  return wantDivide ? {counts: [2], divide: {'seat 1: {\"type\": \"pass\"}': 2}} : [2, 5];\n}",
+        "function setupPosition(profile, position) {\n  throw new Error('not implemented: setupPosition');\n}":
+            "function setupPosition(profile, position) {\n  console.log('taken up', profile, position.state.phase, position.opening_card);\n}",
     }
     for old, new in fills.items():
         assert old in source, f"the template no longer has: {old.splitlines()[0]}"
@@ -162,9 +166,10 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
         {"seq": 6, "cmd": "perft", "depth": 2},
         {"seq": 7, "cmd": "perft", "depth": 1, "divide": True},
         {"seq": 8, "cmd": "match", "profile": "x-v1", "first_dealer": 0, "deals": [{"result": "draw", "winner": None, "how": "stock_exhausted"}]},
+        {"seq": 9, "cmd": "setup_position", "profile": "x-v1", "position": {"state": A_STATE, "history": [], "opening_card": True}},
     ]
     answers, done = talk([json.dumps(r) for r in requests], script=script)
-    assert [a["seq"] for a in answers] == list(range(1, 9))
+    assert [a["seq"] for a in answers] == list(range(1, 10))
     for request, answer in zip(requests, answers):
         valid(f"/$defs/answer_to/{request['cmd']}", answer)
     assert answers[0]["state"] == A_STATE
@@ -176,7 +181,9 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
     assert answers[6]["divide"] == {'seat 1: {"type": "pass"}': 2}
     # issue 11: a stakes answer keeps its wins, net units and pot
     assert answers[7]["match"] == {"points": None, "next_dealer": 1, "winner": None, "wins": [0, 0], "net": [-1, -1], "pot": 2}
+    assert answers[8] == {"seq": 9, "ok": True}  # the hook got the position (its log line below)
     assert "debugging state" in done.stderr and "debugging" not in done.stdout
+    assert "taken up x-v1 play true" in done.stderr
 
 
 # -- the template against the runner ----------------------------------------------------------------

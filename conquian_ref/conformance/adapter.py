@@ -96,6 +96,10 @@ class ReferenceAdapter:
         self.reference.setup(self._profile(request), setup)
         return {"ok": True}
 
+    def cmd_setup_position(self, request: dict) -> dict:
+        self.reference.setup_position(self._profile(request), _field(request, "position"))
+        return {"ok": True}
+
     def cmd_apply(self, request: dict) -> dict:
         self._game()
         refusal = self.reference.try_apply(_field(request, "seat"), _field(request, "action"))

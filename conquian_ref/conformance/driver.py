@@ -42,6 +42,12 @@ class ImplementationDriver:
             fields.update({k: setup[k] for k in ("hands", "stock", "deck") if k in setup})
         self._answer("setup", fields)
 
+    def setup_position(self, profile_id: str, position: dict) -> None:
+        """Take the deal up at `position` (Game.position()'s form: the reference's state, public
+        history and opening-card flag), for an implementation declaring `setup_position`."""
+        self.untested = []
+        self._request("setup_position", profile_id, position)
+
     def batch(self, requests: list[tuple]) -> list:
         """Several requests sent together (pipelined: written at once, the answers read in
         order), each answer checked and unpacked as the single call does. A failure ends the

@@ -21,7 +21,7 @@ PROTOCOL_VERSION = 1
 
 # What an adapter may declare in its handshake (docs/protocol.md, "Capabilities").
 CAPABILITIES = (
-    "setup_hands", "setup_deck", "reason_codes", "state", "observation", "legal_actions", "perft", "match", "stakes",
+    "setup_hands", "setup_deck", "setup_position", "reason_codes", "state", "observation", "legal_actions", "perft", "match", "stakes",
     "four_seats", "duplicate_cards",
 )
 REQUIRED = frozenset({"state"})  # every deal scenario checks its outcome and unchanged refusals
@@ -33,6 +33,8 @@ STAKES = "stakes"
 # with two copies of each card, DUPLICATE_CARDS (card lists are multisets).
 FOUR_SEATS = "four_seats"
 DUPLICATE_CARDS = "duplicate_cards"
+# Taking a deal up at a mid-deal position (`setup_position`), to go on past a divergence.
+SETUP_POSITION = "setup_position"
 # The keys of a `match` answer's `match` object; a stakes match adds STAKES_ANSWER_KEYS (wins,
 # net units, the pot), which an adapter without the `stakes` capability never has to send.
 MATCH_ANSWER_KEYS = ("points", "next_dealer", "winner")
@@ -84,6 +86,9 @@ class Command:
 COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("start", ("version",), ("implementation", "profiles", "capabilities")),
     Command("setup", ("profile", "dealer"), ("ok",), lambda v: v is True, "true"),  # + hands and stock, or deck
+    # A deal taken up at a mid-deal position (the state, the public history, the opening-card
+    # flag): the runner puts an implementation at the reference's position after a divergence.
+    Command("setup_position", ("profile", "position"), ("ok",), lambda v: v is True, "true", capability=SETUP_POSITION),
     Command("apply", ("seat", "action"), ("result",), lambda v: v in ("accepted", "refused"), "'accepted' or 'refused'"),
     Command("state", (), ("state",), lambda v: isinstance(v, dict), "an object", capability="state"),
     Command("observation", ("seat",), ("observation",), lambda v: isinstance(v, dict), "an object", capability="observation"),

@@ -6,8 +6,8 @@ Everything that runs the reference engine goes through this class: the protocol 
 mutant game, match or profile loader). So there is one place where a setup is read, an action
 applied, a state, observation, legal-action list or perft count produced.
 
-A driver answers six calls for a deal (`setup`, `apply`, `state`, `observation`, `legal`,
-`perft`, with `divide` for perft diagnosis) and one for a match (`match`).
+A driver answers the calls for a deal (`setup`, `setup_position`, `apply`, `state`,
+`observation`, `legal`, `perft`, with `divide` for perft diagnosis) and one for a match (`match`).
 """
 
 from __future__ import annotations
@@ -56,6 +56,19 @@ class Reference:
             self.game = Game.from_deal(profile, setup.get("hands"), setup.get("stock"), setup.get("dealer"), self.variants)
         self.game.trace = self.trace
         self.last_match = None
+
+    def setup_position(self, profile_id: str, position: dict) -> None:
+        """Take a deal up at a mid-deal position (Game.from_position: the state, the public
+        history, the opening-card flag), played on with this reference's house rules. Raises
+        MalformedInput naming the field of an impossible or malformed position."""
+        self.game = Game.from_position(self.profile_loader(profile_id), position, self.variants)
+        self.game.trace = self.trace
+        self.last_match = None
+
+    def position(self) -> dict:
+        """The deal's position (Game.position): what `setup_position` sends to put another
+        implementation here."""
+        return self.game.position()
 
     def apply(self, seat: int, action: dict) -> tuple[str, str | None]:
         """("accepted", None) or ("refused", reason code). MalformedInput propagates."""

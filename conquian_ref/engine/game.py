@@ -35,7 +35,7 @@ from .trace import rules_by_construction
 __all__ = ["SEATS", "Game", "Phase", "rules_by_construction"]
 
 
-_SHARED = ("profile", "deck", "table", "ruleset", "rules_by_construction", "_steps", "_team")
+_SHARED = ("profile", "_base_profile", "deck", "table", "ruleset", "rules_by_construction", "_steps", "_team")
 # The transition row of each (phase, action type): the row named `<phase>.<action type>`.
 _TRANSITIONS = {(phase, action_type): f"{phase}.{action_type}" for phase in Phase for action_type in FIELDS}
 
@@ -49,12 +49,9 @@ class Game:
         """Start a deal from dealt hands (bit masks) and the stock (card indices, top first),
         played by the profile's rule set with `variants` (house rules) applied. Use `from_deck`
         or `from_deal`, which check their input."""
-        self.ruleset: RuleSet = ruleset_for(profile, tuple(variants))
-        self.profile = profile = self.ruleset.profile  # with the profile fields a variant changes
-        self.deck = profile.deck
-        self.table = self.ruleset.melds
-        self._steps = self.ruleset.steps  # read at every step
-        self._team = tuple(profile.team_of(seat) for seat in profile.seats)  # read at every take and listing
+        self._base_profile = profile  # the profile before any house rule (play_by)
+        self.play_by(variants)
+        profile = self.profile
         self.dealer = dealer
         self.hands = list(hands)  # one per seat
         self.exposed = [0] * profile.teams  # one per team: with two players, one per seat
@@ -71,11 +68,23 @@ class Game:
         self.phase = Phase.PLAY
         self.history: list[dict] = []
         self.rules_fired: set[str] = set()  # checked: a row ran and decided something
-        self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
         self.fired_last: list[str] = []  # the rules of the last apply (or of the setup)
         self.trace = True  # record the rules of the rows that run, for rule coverage (off in benchmarks)
         self._listed: tuple[int, tuple[Action, ...]] | None = None  # the last legal() listing: (seat, actions)
         self.run("begin")  # the exchange, or the opening card
+
+    def play_by(self, variants: tuple[Variant, ...] = ()) -> None:
+        """Play on by the profile's rules with `variants` applied (the rule set and what comes
+        with it: the profile as the house rules leave it, its deck and meld table). The deal's
+        state is kept as it is: a position taken up with house rules (from_position)."""
+        self.ruleset: RuleSet = ruleset_for(self._base_profile, tuple(variants))
+        self.profile = profile = self.ruleset.profile  # with the profile fields a variant changes
+        self.deck = profile.deck
+        self.table = self.ruleset.melds
+        self._steps = self.ruleset.steps  # read at every step
+        self._team = tuple(profile.team_of(seat) for seat in profile.seats)  # read at every take and listing
+        self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
+        self._listed = None
 
     @classmethod
     def from_deck(cls, profile: Profile, deck_order: list[str], dealer: int, variants: tuple[Variant, ...] = ()) -> "Game":
@@ -112,6 +121,22 @@ class Game:
         """A deal from a seeded shuffle (a convenience: the rules only know deck orders)."""
         check_seat(dealer, "dealer", profile.seats)
         return cls._dealt(profile, profile.deck.shuffled_indices(seed), dealer, variants)
+
+    @classmethod
+    def from_position(cls, profile: Profile, position: object, variants: tuple[Variant, ...] = ()) -> "Game":
+        """The deal at a mid-deal position (`position()`'s form: the canonical state, the public
+        history, the opening-card flag), replayed by the profile's rules to check it, then
+        played on with `variants`; an impossible position is MalformedInput naming the field
+        (conquian_ref.engine.position)."""
+        from .position import from_position
+
+        return from_position(cls, profile, position, tuple(variants))
+
+    def position(self) -> dict:
+        """This deal's position: what `from_position` takes up (conquian_ref.engine.position)."""
+        from .position import position_of
+
+        return position_of(self)
 
     def clone(self) -> "Game":
         return copy.deepcopy(self)

@@ -49,11 +49,11 @@ def check_dealt(profile: Profile, hands: object, stock: object) -> tuple[list[li
     return [places[f"hands[{s}]"] for s in range(len(parsed))], places["stock"]
 
 
-def check_every_card_once(profile: Profile, places: dict[str, list[int]]) -> None:
+def check_every_card_once(profile: Profile, places: dict[str, list[int]], missing_field: str = "stock") -> None:
     """Every card of the deck in exactly one place; names the place of a duplicate. With two
     copies (RUL-34) every card twice over all places: each list was read with its own copies
     (the first 7H of each list is copy 0), so the copies are renumbered across the places, in
-    place, and a third 7H is named as the duplicate."""
+    place, and a third 7H is named as the duplicate. A missing card is named under `missing_field`."""
     deck = profile.deck
     seen: dict[int, str] = {}
     for place, cards in places.items():
@@ -66,4 +66,4 @@ def check_every_card_once(profile: Profile, places: dict[str, list[int]]) -> Non
             seen[copy] = place
     missing = [c for c in deck.ordered() if c not in seen]
     if missing:
-        raise MalformedInput("stock", f"cards missing from the deal: {', '.join(deck.names(missing))}")
+        raise MalformedInput(missing_field, f"cards missing from the deal: {', '.join(deck.names(missing))}")

@@ -40,7 +40,10 @@ const CONFIG = {
   profiles: ['torno-cisneros-v1', 'anglo-american-v1'],
   // 'state' is required. Then at least one of 'setup_hands' / 'setup_deck' (the runner converts
   // between the two through the profile's dealing pattern). Optional, each unlocking more
-  // scenarios: 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'.
+  // scenarios: 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'. Declare
+  // 'setup_position' only if your engine can restore a deal at a mid-deal position (the hook
+  // setupPosition below): the runner can then put it at the reference's position after a
+  // divergence and go on past it.
   capabilities: ['setup_hands', 'state'],
 };
 
@@ -79,6 +82,28 @@ function setup(profile, dealer, hands, stock) {
  */
 function setupFromDeck(profile, dealer, deck) {
   throw new Error('not implemented: setupFromDeck');
+}
+
+/**
+ * setupPosition: take a deal up at a mid-deal position, replacing any previous deal.
+ * Called for `{"cmd": "setup_position", "profile": P, "position": {...}}`, only if you declare
+ * setup_position: an engine that can restore a position implements it; otherwise leave it
+ * and do not declare the capability.
+ *   position.state:        the canonical state, exactly as the `state` hook returns it: hands,
+ *                          exposed cards, the available card (offered_to: the seat holding it;
+ *                          revealed: whether it may be passed), the stock in order (top first),
+ *                          out of play, the exchange picks, pending, phase, to_act, outcome
+ *   position.history:      the public events so far, oldest first, in the reference's form
+ *                          ({event: 'reveal' | 'use' | 'discard' | ..., ...}); show them in your
+ *                          observations as your own history (its form is never compared)
+ *   position.opening_card: true when the available card is the opening card still on offer
+ *                          (RUL-20, RUL-40); the seat that discards is state.to_act[0] in the
+ *                          `discard` phase
+ * Put your engine in exactly that position; later requests continue from it. Throw an Error if
+ * your engine cannot hold it. Return nothing. (docs/protocol.md, "Setting up a position")
+ */
+function setupPosition(profile, position) {
+  throw new Error('not implemented: setupPosition');
 }
 
 /**
@@ -388,6 +413,11 @@ const COMMANDS = {
     } else {
       await setup(profile, dealer, need(request, 'hands'), need(request, 'stock'));
     }
+    return { ok: true };
+  },
+
+  async setup_position(request) {
+    await setupPosition(need(request, 'profile'), need(request, 'position'));
     return { ok: true };
   },
 

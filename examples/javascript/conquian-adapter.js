@@ -44,7 +44,7 @@ const CONFIG = {
     issues: null,
   },
   profiles: [engine.PROFILE],
-  capabilities: ['setup_hands', 'setup_deck', 'state', 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'],
+  capabilities: ['setup_hands', 'setup_deck', 'setup_position', 'state', 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'],
 };
 
 const PROTOCOL_VERSION = 1;
@@ -72,6 +72,17 @@ function setup(profile, dealer, hands, stock) {
 function setupFromDeck(profile, dealer, deck) {
   needProfile(profile);
   deal = engine.Deal.fromDeck(dealer, deck, HOUSE);
+}
+
+// The reference's position (docs/protocol.md, "Setting up a position"): the deal from its
+// canonical state (Deal.fromState), the public history kept for the observations. The opening-
+// card flag changes nothing in anglo-american-v1 (the starter is offered to the non-dealer only).
+function setupPosition(profile, position) {
+  needProfile(profile);
+  if (position === null || typeof position !== 'object') throw new Error('position: an object with state, history and opening_card');
+  const taken = engine.Deal.fromState(position.state, HOUSE);
+  taken.history = Array.isArray(position.history) ? position.history.map((e) => ({ ...e })) : [];
+  deal = taken;
 }
 
 function apply(seat, action) {
@@ -173,6 +184,11 @@ const COMMANDS = {
     } else {
       await setup(profile, dealer, need(request, 'hands'), need(request, 'stock'));
     }
+    return { ok: true };
+  },
+
+  async setup_position(request) {
+    await setupPosition(need(request, 'profile'), need(request, 'position'));
     return { ok: true };
   },
 
