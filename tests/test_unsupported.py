@@ -66,7 +66,10 @@ def test_an_unsupported_action_fails_its_scenario_and_the_whole_corpus_runs(corp
         assert all(s.get("action", {}).get("type") not in UNEXPRESSED for s in result.scenario.steps[: failure.step])
         # the diagnosis names the same deviation, without taking the adapter for a broken one
         cause = result.divergence.cause
-        assert cause.signature.startswith(f"{failure.action_type}:") and "unsupported" in cause.signature, cause
+        assert cause.unsupported and cause.signature == "cannot express forcing", cause
+    # One cause for the whole corpus: the engine cannot express forcing (C-FORCE-1), whatever the
+    # action type (force or decline), step or profile.
+    assert {str(r.cause) for r in failed} == {"C-FORCE-1: your engine cannot express forcing"}
     # every scenario that plays neither passes: the error answers left nothing behind
     assert {r.scenario.id for r in passed} == {s.id for s in corpus if not actions_of(s) & UNEXPRESSED}
 

@@ -47,6 +47,21 @@ GOVERNING: dict[str, tuple[str, ...]] = {
 }
 
 
+# What an action the engine cannot express stands for (an error answer to `apply`,
+# docs/implementers.md section 10): the part of the game the engine lacks and the rule of it,
+# named once whatever the step (an engine without forcing has neither force nor decline).
+UNSUPPORTED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "force": ("forcing", ("C-FORCE-1",)),
+    "decline": ("forcing", ("C-FORCE-1",)),
+    "exchange": ("the exchange", ("exchange", "C-TURN-6")),
+    "use": ("a use", ("C-TURN-2",)),
+    "discard": ("a discard", ("C-TURN-3",)),
+    "reject": ("a reject", ("C-TURN-4",)),
+    "pass": ("a pass", ("C-TURN-5",)),
+}
+CANNOT_EXPRESS = "cannot express "  # the signature of a cause of an unsupported action
+
+
 @dataclass(frozen=True)
 class Cause:
     """What an implementation does differently, named by the one rule it breaks: `rule` (an id of
@@ -64,11 +79,25 @@ class Cause:
     def explained(self) -> bool:
         return self.house_rule is not None
 
+    @property
+    def unsupported(self) -> bool:
+        """An action the implementation cannot express (its `apply` answered an error)."""
+        return self.signature.startswith(CANNOT_EXPRESS)
+
     def __str__(self) -> str:
         rule = self.rule or "no rule named"
         if self.house_rule:
             return f"{rule}: house rule {self.house_rule}"
+        if self.unsupported:
+            return f"{rule}: your engine {self.signature}"
         return f"{rule}: unexplained ({self.signature})"
+
+
+def unsupported_cause(profile_id: str, action_type: str) -> Cause:
+    """The cause of an action type the implementation cannot express (UNSUPPORTED)."""
+    name, rules = UNSUPPORTED.get(action_type, (action_type, ("C-TURN-6",)))
+    named = resolve(load_profile(profile_id), rules)
+    return Cause(named[0] if named else None, None, CANNOT_EXPRESS + name)
 
 
 def governing_rule(profile_id: str, request: str, action: object, refused_by: str | None) -> str | None:

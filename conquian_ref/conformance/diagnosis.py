@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..engine.errors import ConquianError
 from ..engine.ruleset import Variant
-from .attribution import Cause, explaining, governing_rule, house_rule_of
+from .attribution import Cause, explaining, governing_rule, house_rule_of, unsupported_cause
 from .compare import compare_actions, mismatches
 from .failures import AdapterFailure, Unsupported
 from .protocol import CHECK_CAPABILITIES, match_answer
@@ -95,6 +95,9 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
             request = _first_kind(planned, mine, got, reasons)
             action = step.get("action")
             kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
+            unsupported = [d for d in differences if d[0] == "unsupported"]
+            if unsupported:  # an action the engine cannot express: that is the whole deviation
+                return Divergence(i, "apply", unsupported, unsupported_cause(profile, kind), action, None, kind, ("unsupported",))
             keys = tuple(sorted({key for key, _, _ in differences}))
             signature = f"{kind}: {', '.join(keys)}"
             compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731

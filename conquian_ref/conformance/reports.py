@@ -80,6 +80,8 @@ def cause_title(result: Result) -> str:
     head = f"{rule} {title}".strip()
     if divergence is not None and divergence.house_rule is not None:
         return f"{head} — house rule {cause.house_rule}: {divergence.house_rule.text}"
+    if cause.unsupported:
+        return f"{head} — your engine {cause.signature}"
     return f"{head} — unexplained: {cause.signature}"
 
 

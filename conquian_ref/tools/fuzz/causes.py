@@ -10,7 +10,7 @@ known-failures file, by rule or by cause, serves both.
 
 from __future__ import annotations
 
-from ...conformance.attribution import Cause, governing_rule  # one definition of a cause, for check and fuzz alike
+from ...conformance.attribution import Cause, governing_rule, unsupported_cause  # one definition of a cause, for check and fuzz alike
 from .divergence import Divergence
 
 __all__ = ["Cause", "cause_of"]
@@ -19,6 +19,8 @@ __all__ = ["Cause", "cause_of"]
 def cause_of(divergence: Divergence, profile_id: str) -> Cause:
     """The cause of a divergence found by the fuzzer (lockstep.py) in a game of `profile_id`."""
     action = divergence.action["type"] if isinstance(divergence.action, dict) else divergence.where
+    if divergence.kind == "unsupported":  # an action the engine cannot express: named as check names it
+        return unsupported_cause(profile_id, str(action))
     request = "apply" if isinstance(divergence.action, dict) else divergence.where
     signature = f"{action}: {', '.join(sorted(divergence.keys))}"
     expected = divergence.expected
