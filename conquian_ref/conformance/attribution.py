@@ -115,17 +115,19 @@ def governing_rule(profile_id: str, request: str, action: object, refused_by: st
 
 
 def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses: tuple[Variant, ...], found: tuple[Variant, ...],
-               compare, request: str = "apply") -> tuple[Variant, ...]:
+               compare, request: str = "apply", position: dict | None = None) -> tuple[Variant, ...]:
     """The house rules among `found` (the run's earlier finds, first) and `hypotheses`, each
     played alone or with the house rules `found` so far, whose replay of `scenario` agrees with
     the implementation's answers `theirs` at every step up to `step` (1-based) and then the
     longest: all those that agree equally long, in the order tried (none: nothing explains it).
-    `compare(planned, ours, got)` lists a step's differences (diagnosis._differences)."""
+    `compare(planned, ours, got)` lists a step's differences (diagnosis._differences). With a
+    `position` (the reference's, where the implementation was put back after an earlier
+    divergence), the replays start there, and `plans` and `theirs` are the steps after it."""
     best, best_reach = [], step - 1
     for variant in dict.fromkeys((*found, *hypotheses)):
         others = tuple(v for v in found if v is not variant)
         reach = max(
-            _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft")
+            _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft", position)
             for variants in (((variant,), (*others, variant)) if others else ((variant,),))
         )
         if reach > best_reach:
@@ -163,7 +165,7 @@ def house_rule_of(profile_id: str, variant: Variant) -> str | None:
 
 
 def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[Variant, ...], compare, step: int,
-                    perft_too: bool = False) -> int:
+                    perft_too: bool = False, position: dict | None = None) -> int:
     """How many steps from the first the reference with `variants` answers as the implementation
     did. The perft counts are left out (but at the diverging `step` when the divergence is a
     perft count, `perft_too`): they count whole trees of play, which an implementation may
@@ -171,7 +173,10 @@ def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[V
     not to its perft), and they cost the most to compute."""
     reference = Reference(variants=variants, trace=False)
     try:
-        reference.setup(scenario.profile, scenario.data["setup"])
+        if position is None:
+            reference.setup(scenario.profile, scenario.data["setup"])
+        else:
+            reference.setup_position(scenario.profile, position)
     except ConquianError:
         return 0
     for i, (planned, got) in enumerate(zip(plans, theirs)):

@@ -216,7 +216,7 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
     stopped the run early, and any errored scenario once two replays in a row failed too."""
     todo = [r for r in run.results if r.status in _DIAGNOSED and not _diagnosed(r)]
     # The house rules found so far in this run: tried first, and with each new hypothesis.
-    found = list(dict.fromkeys(r.divergence.house_rule for r in run.results if r.divergence and r.divergence.house_rule))
+    found = list(dict.fromkeys(d.house_rule for r in run.results if r.divergence for d in r.divergence.every() if d.house_rule))
     handshake, broken_in_a_row, dead = None, 0, False
     for result in todo:
         if conn.past_deadline:  # the diagnosis runs within the run deadline too
@@ -247,8 +247,9 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
         caps = handshake.capabilities
         try:
             result.divergence = diagnose(result.scenario, ImplementationDriver(conn), caps, "reason_codes" in caps, tuple(hypotheses), tuple(found))
-            if result.divergence is not None and result.divergence.house_rule and result.divergence.house_rule not in found:
-                found.append(result.divergence.house_rule)
+            for d in result.divergence.every() if result.divergence is not None else ():
+                if d.house_rule and d.house_rule not in found:
+                    found.append(d.house_rule)
         except AdapterFailure as exc:  # a match answer, or the batch itself
             result.diagnosis = f"not diagnosed: adapter {exc.kind}: {exc.message}"
         except ConquianError as exc:  # the reference refuses what the scenario gives (a hostile corpus)
@@ -264,9 +265,9 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
         if failed_again or not conn.in_sync:  # out of step: a late answer of this replay may still come
             handshake = None  # restarted before the next replay, if there is one
     # One house rule per divergence, the fewest for the whole run; then the known failures.
-    explained = [r for r in run.results if r.divergence is not None and r.divergence.explained_by]
-    for result, variant in zip(explained, fewest_house_rules([r.divergence.explained_by for r in explained])):
-        result.divergence.name_house_rule(result.scenario.profile, variant)
+    explained = [(r, d) for r in run.results if r.divergence is not None for d in r.divergence.every() if d.explained_by]
+    for (result, divergence), variant in zip(explained, fewest_house_rules([d.explained_by for _, d in explained])):
+        divergence.name_house_rule(result.scenario.profile, variant)
     for result in todo:
         _apply_known(result, known)
 

@@ -19,7 +19,7 @@ failures may name a cause by its rule, its house rule or its text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine.errors import ConquianError
 from ..engine.ruleset import Variant
@@ -47,6 +47,11 @@ class Divergence:
     kind: str = ""  # the diverging action's type, or the request's kind when the step has none
     keys: tuple[str, ...] = ()  # the differing top-level keys
     explained_by: tuple[Variant, ...] = ()  # every house rule that explains it equally well
+    later: list = field(default_factory=list)  # the divergences after it, the implementation put back at the reference's position each time
+
+    def every(self) -> list["Divergence"]:
+        """This divergence and the ones seen past it."""
+        return [self, *self.later]
 
     def name_house_rule(self, profile_id: str, variant: Variant) -> None:
         """Name `variant` (one of `explained_by`) as the house rule behind this divergence, with
@@ -86,29 +91,58 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
         cause = Cause(governing_rule(profile, SETUP, None, None), None, "setup: setup")
         return Divergence(None, SETUP, [("setup", "ok", _error(exc))], cause, kind=SETUP, keys=("setup",))
     plans = [_requests(step, capabilities) for step in data["steps"]]
-    answers = iter(driver.batch([request for planned in plans for request in planned]))
-    theirs = [[next(answers, None) for _ in planned] for planned in plans]
-    for i, (step, planned, got) in enumerate(zip(data["steps"], plans, theirs), 1):
-        mine, _ = _reference_step(reference, planned)
-        differences = _differences(planned, mine, got, reasons)
-        if differences:
-            request = _first_kind(planned, mine, got, reasons)
-            action = step.get("action")
-            kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
-            unsupported = [d for d in differences if d[0] == "unsupported"]
-            if unsupported:  # an action the engine cannot express: that is the whole deviation
-                return Divergence(i, "apply", unsupported, unsupported_cause(profile, kind), action, None, kind, ("unsupported",))
-            keys = tuple(sorted({key for key, _, _ in differences}))
-            signature = f"{kind}: {', '.join(keys)}"
-            compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731
-            refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
-            divergence = Divergence(i, request, differences, Cause(governing_rule(profile, request, action, refused_by), None, signature),
-                                    action, None, kind, keys)
-            divergence.explained_by = explaining(scenario, plans, theirs, i, hypotheses, found, compare, request)
-            if divergence.explained_by:
-                divergence.name_house_rule(profile, divergence.explained_by[0])
-            return divergence
-    return None
+    divergences: list[Divergence] = []
+    start, position = 0, None  # the steps from `start` on are asked of the implementation at once
+    while start < len(plans):
+        answers = iter(driver.batch([request for planned in plans[start:] for request in planned]))
+        theirs = [[next(answers, None) for _ in planned] for planned in plans[start:]]
+        divergence = None
+        for offset, (planned, got) in enumerate(zip(plans[start:], theirs)):
+            mine, _ = _reference_step(reference, planned)
+            differences = _differences(planned, mine, got, reasons)
+            if differences:
+                divergence = _divergence(scenario, start + offset + 1, planned, mine, got, differences, reasons,
+                                         plans[start:], theirs, offset + 1, hypotheses, found, position)
+                break
+        if divergence is None:
+            break
+        divergences.append(divergence)
+        # See past it: put the implementation at the reference's position and go on, when it can
+        # take a position up (the `setup_position` capability) and is not broken.
+        if "setup_position" not in capabilities or broken(divergence) or divergence.step >= len(plans):
+            break
+        position = reference.position()
+        try:
+            driver.setup_position(profile, position)
+        except (AdapterFailure, ConquianError):
+            break
+        start = divergence.step
+    if not divergences:
+        return None
+    first = divergences[0]
+    first.later = divergences[1:]
+    return first
+
+
+def _divergence(scenario, i, planned, mine, got, differences, reasons, plans, theirs, step, hypotheses, found, position) -> Divergence:
+    """The divergence at step `i` (1-based in the scenario; `step` in `plans`, the steps asked
+    since the implementation was last put at the reference's position), with its cause."""
+    profile, action = scenario.profile, scenario.data["steps"][i - 1].get("action")
+    request = _first_kind(planned, mine, got, reasons)
+    kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
+    unsupported = [d for d in differences if d[0] == "unsupported"]
+    if unsupported:  # an action the engine cannot express: that is the whole deviation
+        return Divergence(i, "apply", unsupported, unsupported_cause(profile, kind), action, None, kind, ("unsupported",))
+    keys = tuple(sorted({key for key, _, _ in differences}))
+    signature = f"{kind}: {', '.join(keys)}"
+    compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731
+    refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
+    divergence = Divergence(i, request, differences, Cause(governing_rule(profile, request, action, refused_by), None, signature),
+                            action, None, kind, keys)
+    divergence.explained_by = explaining(scenario, plans, theirs, step, hypotheses, found, compare, request, position)
+    if divergence.explained_by:
+        divergence.name_house_rule(profile, divergence.explained_by[0])
+    return divergence
 
 
 def broken(divergence: Divergence | None) -> bool:

@@ -61,8 +61,9 @@ def causes(run: Run) -> list[tuple[str, list[Result]]]:
     first appearance), each with its scenarios in run order."""
     groups: dict[str, list[Result]] = {}
     for r in run.results:
-        if r.cause is not None and (r.counts_as_failure or r.status == Status.XFAIL):
-            groups.setdefault(str(r.cause), []).append(r)
+        if r.counts_as_failure or r.status == Status.XFAIL:
+            for cause in r.causes:  # a scenario seen past its first divergence counts under each of its causes
+                groups.setdefault(str(cause), []).append(r)
     return sorted(groups.items(), key=lambda item: -len(item[1]))
 
 
@@ -71,14 +72,23 @@ def shortest(results: list[Result]) -> Result:
     return min(results, key=lambda r: len(r.scenario.data.get("steps") or ()))
 
 
-def cause_title(result: Result) -> str:
+def divergence_of(result: Result, cause: str):
+    """The divergence of `result` whose cause is `cause` (its first, or one seen past it)."""
+    if result.divergence is None:
+        return None
+    return next((d for d in result.divergence.every() if str(d.cause) == cause), result.divergence)
+
+
+def cause_title(result: Result, cause: str | None = None) -> str:
     """A cause in an engine author's words: its rule and the rule's title, then the house rule
-    and its sentence (or "unexplained" and the divergence's signature)."""
-    cause, divergence = result.cause, result.divergence
+    and its sentence (or "unexplained" and the divergence's signature). `cause`: which of the
+    result's causes (default: its first)."""
+    divergence = divergence_of(result, cause if cause is not None else str(result.cause))
+    cause = divergence.cause
     rule = cause.rule or "no rule named"
     title = _rule_titles().get(cause.rule, "")
     head = f"{rule} {title}".strip()
-    if divergence is not None and divergence.house_rule is not None:
+    if divergence.house_rule is not None:
         return f"{head} — house rule {cause.house_rule}: {divergence.house_rule.text}"
     if cause.unsupported:
         return f"{head} — your engine {cause.signature}"
@@ -89,13 +99,13 @@ def departure_lines(run: Run) -> list[str]:
     """The first screen of the text report: "Your engine departs from the reference in N
     ways", one line per cause of a failing scenario (none when nothing fails for a cause); the
     pytest plugin prints it at the end of a session too."""
-    new_causes = [results for _, results in causes(run) if any(r.counts_as_failure for r in results)]
+    new_causes = [(cause, results) for cause, results in causes(run) if any(r.counts_as_failure for r in results)]
     if not new_causes:
         return []
     lines = [f"Your engine departs from the reference in {len(new_causes)} way{'s' * (len(new_causes) != 1)}:"]
-    for n, results in enumerate(new_causes, 1):
+    for n, (cause, results) in enumerate(new_causes, 1):
         failing = [r for r in results if r.counts_as_failure]
-        lines.append(f"  {n}. {cause_title(failing[0])} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
+        lines.append(f"  {n}. {cause_title(failing[0], cause)} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
                      f"shortest: {shortest(failing).scenario.id}")
     return lines
 
@@ -130,6 +140,8 @@ def _divergence_lines(result: Result) -> list[str]:
     for key, ours, got in d.differences:
         lines.append(f"    {key}: reference {_short(ours)}")
         lines.append(f"    {' ' * len(key)}  implementation {_short(got)}")
+    for later in d.later:  # seen past it: the implementation was put back at the reference's position
+        lines.append(f"  then, put back at the reference's position: {later.where()} (the {later.request} answer differs): {later.cause}")
     return lines
 
 
@@ -243,8 +255,8 @@ def _rule_table(run: Run) -> str:
     for r in run.results:
         if r.status in (Status.SKIPPED, Status.NOT_RUN):
             continue
-        if r.cause is not None and r.cause.rule and (r.counts_as_failure or r.status == Status.XFAIL):
-            row = broken[(r.scenario.profile, r.cause.rule)]
+        for rule in dict.fromkeys(c.rule for c in r.causes if c.rule) if r.counts_as_failure or r.status == Status.XFAIL else ():
+            row = broken[(r.scenario.profile, rule)]
             row[0] += r.counts_as_failure
             row[1] += r.status == Status.XFAIL
         for rid in r.scenario.rules:
@@ -358,11 +370,11 @@ def json_report(run: Run) -> dict:
         "causes": [
             {
                 "cause": cause,
-                "rule": rs[0].cause.rule,
-                "house_rule": rs[0].cause.house_rule,
-                "sentence": cause_title(rs[0]),
+                "rule": divergence_of(rs[0], cause).cause.rule,
+                "house_rule": divergence_of(rs[0], cause).cause.house_rule,
+                "sentence": cause_title(rs[0], cause),
                 "scenarios": [r.scenario.id for r in rs],
-                "steps": [r.divergence.step for r in rs],
+                "steps": [divergence_of(r, cause).step for r in rs],
                 "shortest": shortest(rs).scenario.id,
                 "known": sum(r.status == Status.XFAIL for r in rs),
             }

@@ -68,6 +68,13 @@ class Result:
         return self.divergence.cause if self.divergence is not None else None
 
     @property
+    def causes(self) -> list:
+        """The cause of every divergence seen, the first and those past it, each once."""
+        if self.divergence is None:
+            return []
+        return list(dict.fromkeys(d.cause for d in self.divergence.every()))
+
+    @property
     def counts_as_failure(self) -> bool:
         return self.status in FAILING
 

@@ -82,8 +82,10 @@ def _write_known(run, path: str) -> None:
     from ...spec.known import known_failures_text
 
     groups, covered = [], set()
+    from ...conformance.reports import divergence_of
+
     for cause, results in causes(run):
-        house_rule = results[0].cause.house_rule
+        house_rule = divergence_of(results[0], cause).cause.house_rule
         groups.append(("house_rule", house_rule, [r.scenario.id for r in results]) if house_rule
                       else ("cause", cause, [r.scenario.id for r in results]))
         covered.update(r.scenario.id for r in results)
