@@ -40,6 +40,7 @@ TABLE = (
     ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
     ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),
     ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.fmt", "configure"),
+    ("export", "write the corpus as plain JSON for any language, one file per profile (docs/export.md)", "tools.export", "configure"),
     ("completion", "print a shell completion script for bash or zsh", "cli", "configure_completion"),
 )
 
