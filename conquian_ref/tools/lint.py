@@ -2,8 +2,9 @@
 
 Runs every check of conquian_ref.spec.scenario (YAML, schema, cards, rule ids, unique ids) and then
 replays each valid scenario on the reference engine: a step that does not replay as written is
-a problem too, reported at that step's line. Never a traceback: every problem is a line
-`file:line: field: message`.
+a problem too, reported at that step's line. A draft is not a scenario yet: the scaffold's
+leftovers and unrecorded placeholders are named as such (lint_drafts). Never a traceback: every
+problem is a line `file:line: field: message`.
 
 The ids are checked against more than the files given: on the command line, against every other
 file of the shipped corpus and of each `--corpus DIR` (the corpus the files belong to), so a
@@ -22,14 +23,20 @@ from ..spec.scenario import Problem, collisions, corpus_dir, load_corpus
 from .yamltext import json_text
 
 
-def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = ()) -> tuple[int, list[Problem]]:
+def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = (),
+         drafts_done: bool = True) -> tuple[int, list[Problem]]:
     """(number of scenarios read, every problem found); `against`: folders whose other files'
-    ids the scenarios must not repeat."""
+    ids the scenarios must not repeat; `drafts_done`: the scaffold's leftovers are problems
+    (lint_drafts.unfinished; record checks a fresh recording without)."""
     from ..conformance.reference import Reference
     from ..conformance.replay import replay
+    from .lint_drafts import unfinished, unrecorded_hints
 
     scenarios, problems = load_corpus(paths)
+    problems += unrecorded_hints(problems)
     problems += collisions(scenarios, list(against))
+    if drafts_done:
+        problems += [p for scenario in scenarios for p in unfinished(scenario)]
     if replay_steps:
         for scenario in scenarios:
             try:

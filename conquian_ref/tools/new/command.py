@@ -19,7 +19,7 @@ from ...engine.errors import ConquianError, MalformedInput
 from .. import yamltext
 from ..options import add_corpus_option, existing_folder
 from .draft import draft_text
-from .modeline import modeline
+from .modeline import modeline, provide_schema
 from .ids import id_prefix, next_id, slug_of
 
 # The folders of a profile's scenarios, one a rule area (scenarios/README.md).
@@ -64,10 +64,13 @@ def run(args: argparse.Namespace) -> int:
     folders = [corpus_dir(), out, *map(Path, args.ids_from)]
     scenario_id = next_id(id_prefix(profile), folders)
     path = out / profile.id / args.area / f"{scenario_id}-{slug_of(title)}.yaml"
-    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
     if path.exists():
         raise ConquianError(f"{path}: already exists")
     path.parent.mkdir(parents=True, exist_ok=True)
+    copied = provide_schema(path, out)
+    if copied is not None:
+        print(f"new: wrote {copied}, the schema the draft's modeline names (keep it with the corpus)", file=sys.stderr)
+    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
     path.write_text(text, encoding="utf-8")
     print(path)
     print(f"new: wrote the draft {scenario_id}; next: edit its steps, then `conquian-ref record {path}`", file=sys.stderr)
