@@ -56,7 +56,7 @@ def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path 
     return len(scenarios), sorted(problems, key=lambda p: (p.file, p.line, p.field))
 
 
-def run(paths: list[str], corpora: list[str] = ()) -> int:
+def run(paths: list[str], corpora: list[str] = (), json_path: str | None = None, junit_path: str | None = None) -> int:
     targets = paths or [corpus_dir()]
     for p in targets:
         if not Path(p).exists():
@@ -67,8 +67,21 @@ def run(paths: list[str], corpora: list[str] = ()) -> int:
     read, problems = lint(targets, against=[corpus_dir(), *corpora])
     if not read and not problems:  # a run that checked nothing must not pass
         raise ConquianError(f"{', '.join(map(str, targets))}: no scenario file (*.yaml, *.yml) to lint: nothing was checked")
-    for problem in problems:
-        print(problem)
+    from ..spec.corpus_walk import walk_corpus
+    from .lint_report import lint_json, lint_junit
+    from ..conformance.reports import json_text
+    from .options import STDOUT
+
+    found = [str(f) for f in walk_corpus(targets)[0]]
+    if json_path == STDOUT:  # the JSON instead of the lines
+        sys.stdout.write(json_text(lint_json(found, read, problems)))
+    else:
+        for problem in problems:
+            print(problem)
+        if json_path:
+            Path(json_path).write_text(json_text(lint_json(found, read, problems)), encoding="utf-8")
+    if junit_path:
+        Path(junit_path).write_text(lint_junit(found, problems), encoding="utf-8")
     files = len({p.file for p in problems})
     print(f"lint: {read} scenario(s) valid, {len(problems)} problem(s) in {files} file(s)", file=sys.stderr)
     return 1 if problems else 0

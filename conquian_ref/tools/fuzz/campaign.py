@@ -123,13 +123,17 @@ def shard_games(first_game: int, games: int, shard: tuple[int, int]) -> range:
 
 
 def reproduce_command(impl: str, profile: str, seed: int, game: int, out: str | None, timeout: float | None) -> str:
-    """The command line that replays game `game` of the run alone."""
+    """The command line that replays game `game` of the run alone, with the version it needs."""
+    from ... import __version__
+
     parts = ["conquian-ref fuzz", f"--impl {shlex.quote(impl)}", f"--profile {profile}", f"--seed {seed}", f"--game {game}", "--games 1"]
     if out is not None and out != DEFAULT_OUT:
         parts.append(f"--out {shlex.quote(str(out))}")
     if timeout is not None and timeout != DEFAULT_TIMEOUT:
         parts.append(f"--timeout {timeout:g}")
-    return " ".join(parts)
+    # A seed plays the same game only under the same version (issue 22, friction 14): said as a
+    # shell comment, so the line still runs as pasted.
+    return " ".join(parts) + f"  # conquian-ref {__version__}"
 
 
 def run_fuzz(
