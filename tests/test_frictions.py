@@ -9,6 +9,7 @@ tests/test_schemas_anywhere.py; 7 to 10 below.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -109,3 +110,81 @@ def test_friction_14_the_fingerprint_follows_the_bytes_not_the_place(tmp_path):
     first = sorted(copy.glob("*.yaml"))[0]
     first.write_text(first.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert corpus_fingerprint(copy) != corpus_fingerprint(DEAL)
+
+
+# -- 7: completion for fish, and --profile completing everywhere ---------------------------------------
+def test_friction_7_completion_fish_and_every_profile_option_completes_the_ids(capsys):
+    from conquian_ref.cli import COMMANDS
+
+    status, out, err = run(capsys, "completion", "fish")
+    assert status == 0 and out.startswith("#") and "complete -c conquian-ref" in out
+    with_profile = [line for line in out.splitlines() if " -l profile " in line]
+    commands = {name for name in COMMANDS if name != "completion" and "--profile" in help_of(capsys, name)}
+    assert len(with_profile) == len(commands) >= 5, with_profile
+    assert all("torno-cisneros-v1" in line and "all" in line for line in with_profile)
+    status, out, err = run(capsys, "completion", "bash")
+    assert status == 0 and out.count("torno-cisneros-v1") >= len(commands)
+
+
+def help_of(capsys, command: str) -> str:
+    assert main([command, "--help"]) == 0
+    return capsys.readouterr().out
+
+
+# -- 8: check first; the nearest option and profile ----------------------------------------------------
+def test_friction_8_help_lists_check_first(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    listed = [line.split()[0] for line in out.split("commands:")[1].splitlines()[2:] if line.startswith("    ") and line.split()]
+    assert listed[0] == "check", listed
+
+
+@pytest.mark.parametrize("argv, hint, see", [
+    (["check", "--proflie", "all"], "did you mean --profile?", "(see 'conquian-ref check --help')"),
+    (["chek"], "did you mean check?", "(see 'conquian-ref --help')"),
+    (["fuzz", "--profile", "torno-cisneros"], "did you mean torno-cisneros-v1?", ""),
+    (["check", "--profile", "torno-cisneros"], "did you mean 'torno-cisneros-v1'?", ""),
+    (["simulate", "--profile", "anglo"], "did you mean 'anglo-american-v1'?", ""),
+])
+def test_friction_8_a_misspelt_option_or_profile_gets_the_nearest_match(capsys, argv, hint, see):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and err.count("\n") == 1 and hint in err and see in err, err
+
+
+# -- 9: the README's adapter command runs as pasted -------------------------------------------------------
+def test_friction_9_the_readme_adapter_command_runs_as_pasted(tmp_path):
+    import re
+    import subprocess
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Checking your own engine")[1]
+    command = re.search(r"```sh\n(.*?)```", section, re.S)[1].replace("\\\n", " ")
+    venv_bin = str(Path(sys.executable).parent)
+    done = subprocess.run(command.replace(".venv/bin", venv_bin), shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["ok"] and (tmp_path / "report.xml").is_file()
+
+
+# -- 10: the closing line tells the two kinds of skips apart ----------------------------------------------
+ONE_PROFILE_NO_MATCH = '''
+from conquian_ref.conformance.adapter import ReferenceAdapter
+
+
+class Adapter(ReferenceAdapter):
+    def handle(self, request):
+        answer = super().handle(request)
+        if isinstance(request, dict) and request.get("cmd") == "start":
+            answer["profiles"] = ["anglo-american-v1", "torno-cisneros-v1"]
+            answer["capabilities"] = [c for c in answer["capabilities"] if c != "match"]
+        return answer
+'''
+
+
+def test_friction_10_the_closing_line_separates_undeclared_profiles_from_missing_capabilities(capsys, tmp_path, monkeypatch):
+    (tmp_path / "narrow_adapter.py").write_text(ONE_PROFILE_NO_MATCH, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, err = run(capsys, "check", "--impl", "python:narrow_adapter:Adapter")
+    line = out.strip().splitlines()[-1]
+    assert status == 0, out + err
+    assert re.search(r"\d+ skipped \(\d+ profile not declared, \d+ capability missing\)$", line), line

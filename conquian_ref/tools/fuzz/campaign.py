@@ -200,10 +200,10 @@ def _connect(impl: str, timeout: float | None) -> Connection:
 
 def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str]:
     """The profiles named by --profile that the implementation supports; ConquianError if none."""
-    from ...spec.profiles import PROFILE_IDS
+    from ...spec.profiles import PROFILE_IDS, unknown_profile
 
     if profile != "all" and profile not in PROFILE_IDS:
-        raise ConquianError(f"unknown profile {profile!r} (fuzz knows: {', '.join(PROFILE_IDS)}, or 'all')")
+        raise ConquianError(unknown_profile(profile, ", or 'all'"))
     wanted = list(PROFILE_IDS) if profile == "all" else [profile]
     chosen = [p for p in wanted if p in supported]
     if not chosen:

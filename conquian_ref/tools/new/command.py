@@ -48,12 +48,12 @@ def configure(parser: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     """Write the draft the options describe; print its path."""
-    from ...spec.profiles import PROFILE_IDS, load_profile
+    from ...spec.profiles import PROFILE_IDS, load_profile, unknown_profile
     from ...spec.scenario import corpus_dir
 
     _complete_args(args)
     if args.profile not in PROFILE_IDS:
-        raise ConquianError(f"--profile: unknown profile {args.profile!r} (known: {', '.join(PROFILE_IDS)})")
+        raise ConquianError(f"--profile: {unknown_profile(args.profile)}")
     profile = load_profile(args.profile)
     if args.dealer not in profile.seats:
         raise ConquianError(f"--dealer: {profile.id} has seats {', '.join(map(str, profile.seats))}, got {args.dealer}")
