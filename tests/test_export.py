@@ -129,3 +129,9 @@ def test_the_node_consumer_passes_on_one_profile_against_the_reference_adapter(e
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     count = len(documents(exported)["anglo-american-v1"]["scenarios"])
     assert f"# pass {count}\n" in done.stdout and "# fail 0\n" in done.stdout and "# skipped 0\n" in done.stdout
+
+
+def test_export_of_a_corpus_without_scenarios_is_an_error_not_an_empty_success(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["export", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "empty")]) == 2
+    assert "no scenario files to export" in capsys.readouterr().err
