@@ -70,6 +70,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse reporting errors by raising UsageError instead of printing usage and exiting,
     with the nearest option or choice when one is close (`check --proflie`: `--profile`)."""
 
+    _argv: list[str] | None = None  # the arguments parsed (main sets them), to name the command's help
+
     def error(self, message: str):
         raise UsageError(f"{message}{self._did_you_mean(message)} (see '{self._help_of(message)} --help')")
 
@@ -93,14 +95,10 @@ class _Parser(argparse.ArgumentParser):
 
     def _help_of(self, message: str) -> str:
         """The help to see: the command's when the error is about its options."""
-        import sys
-
         if "unrecognized arguments" in message:
             command = _command_in(sys.argv[1:] if self._argv is None else self._argv)
             return f"{self.prog} {command[0]}" if command else self.prog
         return self.prog
-
-    _argv: list[str] | None = None
 
 
 class _Version(argparse.Action):
