@@ -135,3 +135,13 @@ def test_export_of_a_corpus_without_scenarios_is_an_error_not_an_empty_success(t
     (tmp_path / "empty").mkdir()
     assert main(["export", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "empty")]) == 2
     assert "no scenario files to export" in capsys.readouterr().err
+
+
+def test_the_exported_comparator_keys_are_the_official_comparators():
+    # docs/protocol.md "How answers are compared" is conformance/compare.py; the export states the
+    # same keys as data, so a change of one without the other fails here.
+    from conquian_ref.conformance.compare import PER_SEAT_SET_LISTS, SET_LISTS
+    from conquian_ref.tools.export import COMPARATOR
+
+    assert set(COMPARATOR["multiset_keys"]) == SET_LISTS
+    assert set(COMPARATOR["multiset_per_seat_keys"]) == PER_SEAT_SET_LISTS

@@ -161,7 +161,9 @@ def _step_requests(scenario: Scenario, profile, i: int, step: dict) -> list[dict
         found.append({**where, "needs": CHECK_NEEDS["observation"], "send": {"cmd": "observation", "seat": seen["seat"]},
                       "expect": {"observation": _normal(profile, seen["match"])}, "absent": seen.get("absent", [])})
     if "legal" in check:
-        actions = sorted((_normal(profile, a) for a in check["legal"]["actions"]), key=lambda a: json.dumps(a, sort_keys=True))
+        # A set: each action once (as compare.compare_actions reads it), in a stable order.
+        unique = {json.dumps(a, sort_keys=True): a for a in (_normal(profile, a) for a in check["legal"]["actions"])}
+        actions = [unique[key] for key in sorted(unique)]
         found.append({**where, "needs": CHECK_NEEDS["legal"], "send": {"cmd": "legal", "seat": check["legal"]["seat"]},
                       "expect": {"actions": actions}})
     if "perft" in check:
