@@ -26,10 +26,9 @@ from .engine.errors import ConquianError
 PROG = "conquian-ref"
 USAGE_ERROR = 2
 
-# (name, one-line help, module under conquian_ref, function returning the runner), in the order --help lists them.
+# (name, one-line help, module under conquian_ref, function returning the runner), in the order --help lists them:
+# the main job first, then the other tools, then the measurements and the shell's completion.
 TABLE = (
-    ("simulate", "play seeded random games; summarise wins, endings, lengths", "tools.commands.simulate", "configure"),
-    ("bench", "time the engine: arrangement checks, legal(), random games", "tools.commands.bench", "configure"),
     ("check", "run the scenario corpus against an implementation and report where it deviates", "tools.commands.check", "configure"),
     ("smoke", "check a new adapter's protocol basics (handshake, errors, seq, stop) and print a checklist", "tools.smoke", "configure"),
     ("lint", "check scenario files: schema, cards, rule ids, unique ids, and that they replay as written", "tools.commands.lint", "configure"),
@@ -40,7 +39,10 @@ TABLE = (
     ("new", "scaffold a draft scenario: next free id, harmless cards, steps to record", "tools.new", "configure"),
     ("record", "fill in a draft's `record` placeholders from the reference engine; show the diff", "tools.commands.record", "configure"),
     ("fmt", "normalise scenario files: key order, card order, flow style (--check for CI)", "tools.fmt", "configure"),
-    ("completion", "print a shell completion script for bash or zsh", "cli", "configure_completion"),
+    ("export", "write the corpus as plain JSON for any language, one file per profile (docs/export.md)", "tools.export", "configure"),
+    ("simulate", "play seeded random games; summarise wins, endings, lengths", "tools.commands.simulate", "configure"),
+    ("bench", "time the engine: arrangement checks, legal(), random games", "tools.commands.bench", "configure"),
+    ("completion", "print a shell completion script for bash, zsh or fish", "cli", "configure_completion"),
 )
 
 Runner = Callable[[argparse.Namespace], int]
@@ -65,10 +67,38 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse reporting errors by raising UsageError instead of printing usage and exiting."""
+    """argparse reporting errors by raising UsageError instead of printing usage and exiting,
+    with the nearest option or choice when one is close (`check --proflie`: `--profile`)."""
+
+    _argv: list[str] | None = None  # the arguments parsed (main sets them), to name the command's help
 
     def error(self, message: str):
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{message}{self._did_you_mean(message)} (see '{self._help_of(message)} --help')")
+
+    def _options(self) -> list[str]:
+        """Every option string of this parser and of its commands' parsers."""
+        parsers = [self, *_command_parsers(self)]
+        return [o for p in parsers for a in p._actions for o in a.option_strings]
+
+    def _did_you_mean(self, message: str) -> str:
+        import difflib
+        import re
+
+        words = re.findall(r"(?:unrecognized arguments|invalid choice): (.*?)(?: \(choose from (.*)\))?$", message)
+        if not words:
+            return ""
+        given, choices = words[0]
+        pool = re.findall(r"'([^']*)'", choices) if choices else self._options()
+        hints = [close[0] for word in re.findall(r"'([^']*)'", given) or given.split()
+                 for close in [difflib.get_close_matches(word, pool, n=1)] if close]
+        return f"; did you mean {' '.join(hints)}?" if hints else ""
+
+    def _help_of(self, message: str) -> str:
+        """The help to see: the command's when the error is about its options."""
+        if "unrecognized arguments" in message:
+            command = _command_in(sys.argv[1:] if self._argv is None else self._argv)
+            return f"{self.prog} {command[0]}" if command else self.prog
+        return self.prog
 
 
 class _Version(argparse.Action):
@@ -95,7 +125,7 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
         description="conquian-ref: the executable specification of the card game Conquian.",
         epilog="options mean the same in every command:\n"
         + "\n".join(f"  {option:<18} {meaning}" for option, meaning in VOCABULARY)
-        + f"\nshell completion: {PROG} completion bash|zsh",
+        + f"\nshell completion: {PROG} completion bash|zsh|fish",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version)
@@ -108,20 +138,41 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+SHELLS = ("bash", "zsh", "fish")
+
+
 def configure_completion(parser: argparse.ArgumentParser) -> Runner:
-    """`conquian-ref completion bash|zsh`: the script, drawn by shtab from the whole parser (every
-    command and option as `--help` lists them), so it can never fall behind the commands.
+    """`conquian-ref completion bash|zsh|fish`: the script, drawn by shtab from the whole parser
+    (every command and option as `--help` lists them), so it can never fall behind the commands.
     Install: `conquian-ref completion bash > ~/.local/share/bash-completion/completions/conquian-ref`,
-    or for zsh a file named `_conquian-ref` in a folder of your `$fpath`."""
-    parser.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    for zsh a file named `_conquian-ref` in a folder of your `$fpath`, for fish
+    `conquian-ref completion fish > ~/.config/fish/completions/conquian-ref.fish`."""
+    parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
 
     def run(args: argparse.Namespace) -> int:
         import shtab
 
-        print(shtab.complete(build_parser(), shell=args.shell))
+        print(shtab.complete(_with_profile_choices(build_parser()), shell=args.shell))
         return 0
 
     return run
+
+
+def _with_profile_choices(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser with every `--profile` offering the profile ids and 'all' to complete (a
+    profile file's path is still accepted when typed): this parser only draws the script."""
+    from .spec.profiles import PROFILE_IDS
+
+    for command in _command_parsers(parser):
+        for option in command._actions:
+            if "--profile" in option.option_strings and option.choices is None:
+                option.choices = ("all", *PROFILE_IDS)
+    return parser
+
+
+def _command_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The sub-parser of each command."""
+    return [sub for action in parser._actions if isinstance(action, argparse._SubParsersAction) for sub in action.choices.values()]
 
 
 def _command_in(argv: list[str]) -> list[str]:
@@ -140,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command_in(argv))  # only the command run is set up: --help stays fast
+    parser._argv = argv
     try:
         try:
             args = parser.parse_args(argv)

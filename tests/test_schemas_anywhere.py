@@ -222,13 +222,19 @@ def test_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_path, caps
     assert (draft.parent / target).resolve() == (project / "schema" / "scenario.schema.json").resolve()
 
 
-def test_new_modeline_outside_names_the_shipped_bundled_schema(tmp_path, capsys):
+def test_new_modeline_outside_is_relative_to_a_copy_of_the_bundled_schema_in_the_corpus(tmp_path, capsys):
+    # Issue 22, friction 4: never an absolute file:// path into this machine's installation.
     draft = new_draft(capsys, tmp_path / "elsewhere")
     target = schema_of(draft)
-    assert target.startswith("file:///"), target
-    path = Path(target[len("file://"):])
-    assert path.is_file() and path.name == BUNDLED["scenario.schema.json"]
+    assert not target.startswith(("/", "file:")), target
+    path = (draft.parent / target).resolve()
+    assert path == (tmp_path / "elsewhere" / BUNDLED["scenario.schema.json"]).resolve() and path.is_file()
     assert '"$ref"' not in path.read_text(encoding="utf-8")
+    moved = tmp_path / "another-machine"
+    shutil.copytree(tmp_path / "elsewhere", moved)
+    assert (moved / draft.relative_to(tmp_path / "elsewhere")).parent.joinpath(target).resolve().is_file()
+    second = new_draft(capsys, tmp_path / "elsewhere")  # the copy is made once, then found
+    assert schema_of(second) == target
 
 
 def test_fast_items_reports_exactly_what_jsonschema_reports():

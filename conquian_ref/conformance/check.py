@@ -202,8 +202,12 @@ def run_check(
 def nothing_selected(scenarios: list[Scenario], profile: str | None, patterns: list[str]) -> str:
     """The one line saying why no scenario was selected."""
     if profile and profile != "all" and not any(s.profile == profile for s in scenarios):
+        import difflib
+
         known = sorted({s.profile for s in scenarios})
-        return f"no scenario selected: no scenario of profile {profile!r} in the corpus (its profiles: {', '.join(known)})"
+        close = difflib.get_close_matches(profile, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"no scenario selected: no scenario of profile {profile!r} in the corpus{hint} (its profiles: {', '.join(known)})"
     return f"no scenario selected: -k {' -k '.join(patterns)} matches no scenario" + (f" of profile {profile}" if profile and profile != "all" else "")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -192,6 +193,7 @@ def text_report(run: Run, verbose: bool = False) -> str:
     out: list[str] = []
     hs = run.handshake
     out.append(f"implementation: {hs.name} ({hs.implementation.get('language', '?')})")
+    out.append("checked by: conquian-ref {}, corpus {}".format(*provenance(run)))
     found = causes(run)
     new_causes = [(cause, results) for cause, results in found if any(r.counts_as_failure for r in results)]
     departs = departure_lines(run)
@@ -355,8 +357,11 @@ def json_report(run: Run) -> dict:
         if r.counts_as_failure or r.status == Status.XFAIL:
             entry["reproduce"] = reproduce_command(run, r)
         results.append(entry)
+    version, fingerprint = provenance(run)
     return strict_json({
         "report_version": REPORT_VERSION,
+        "conquian_ref_version": version,
+        "corpus_fingerprint": fingerprint,
         "implementation": run.handshake.implementation,
         "capabilities": sorted(run.handshake.capabilities),
         "profiles": run.handshake.profiles,
@@ -406,9 +411,23 @@ def _message(result: Result) -> str:
     return f"{where}: {result.failure.field}: expected {_short(result.failure.expected)}, got {_short(result.failure.got)}"
 
 
+def provenance(run: Run) -> tuple[str, str]:
+    """(the conquian-ref version, the fingerprint of the corpus run), as every report states them
+    (issue 22, friction 14): a report names what it was checked against."""
+    from .. import __version__
+    from ..spec.fingerprint import corpus_fingerprint
+
+    return __version__, corpus_fingerprint(run.corpus) if run.corpus and os.path.isdir(run.corpus) else "unknown"
+
+
 def junit_report(run: Run) -> str:
-    """JUnit XML: one testsuite per profile, one testcase per scenario; well formed for any string."""
-    root = ET.Element("testsuites", name="conquian-ref check", time=f"{run.seconds:.3f}")
+    """JUnit XML: one testsuite per profile, one testcase per scenario named by its id alone (a
+    title edit keeps its identity; the title is a property), the totals on <testsuites> too;
+    well formed for any string."""
+    root = ET.Element("testsuites", name="conquian-ref check", time=f"{run.seconds:.3f}",
+                      tests=str(len(run.results)), failures=str(run.count(Status.FAILED, Status.XPASS)),
+                      errors=str(run.count(Status.ERRORED)), skipped=str(sum(r.status in NOT_CHECKED for r in run.results)))
+    version, fingerprint = provenance(run)
     by_profile = defaultdict(list)
     for r in run.results:
         by_profile[r.scenario.profile].append(r)
@@ -423,11 +442,15 @@ def junit_report(run: Run) -> str:
             skipped=str(sum(r.status in NOT_CHECKED for r in results)),
             time=f"{sum(r.seconds for r in results):.3f}",
         )
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="conquian_ref_version", value=xml_text(version))
+        ET.SubElement(properties, "property", name="corpus_fingerprint", value=xml_text(fingerprint))
         for r in results:
             case = ET.SubElement(
-                suite, "testcase", classname=xml_text(profile), name=xml_text(f"{r.scenario.id} {r.scenario.data['title']}"),
+                suite, "testcase", classname=xml_text(profile), name=xml_text(r.scenario.id),
                 file=xml_text(r.scenario.path), time=f"{r.seconds:.6f}",
             )
+            ET.SubElement(ET.SubElement(case, "properties"), "property", name="title", value=xml_text(r.scenario.data["title"]))
             if r.counts_as_failure:
                 tag = "error" if r.status == Status.ERRORED else "failure"
                 node = ET.SubElement(case, tag, message=xml_text(_message(r)))

@@ -104,6 +104,18 @@ class Run:
     def summary_line(self) -> str:
         """The closing line: 'N passed, N failed, N errored, N xfailed, N skipped' (an unexpected
         pass counts as failed), then the scenarios not run when the run stopped early."""
-        line = ", ".join(f"{self.count(*statuses)} {word}" for word, statuses in SUMMARY)
+        line = ", ".join(f"{self.count(*statuses)} {word}" for word, statuses in SUMMARY) + self._skips()
         not_run = self.count(Status.NOT_RUN)
         return line + (f", {not_run} not run" if not_run else "")
+
+    def _skips(self) -> str:
+        """Why the skipped scenarios were skipped, in two kinds (issue 22, friction 10): a profile
+        the implementation does not declare (nothing to fix, if it does not play that game), or a
+        capability it lacks (something it could add). Reasons as check.skip_reason words them."""
+        reasons = [r.reason for r in self.results if r.status == Status.SKIPPED]
+        kinds = [(sum(r.startswith("profile ") for r in reasons), "profile not declared"),
+                 (sum(r.startswith("needs capability") for r in reasons), "capability missing")]
+        parts = [f"{n} {why}" for n, why in kinds if n]
+        other = len(reasons) - sum(n for n, _ in kinds)
+        parts += [f"{other} other"] if other else []
+        return f" ({', '.join(parts)})" if parts else ""

@@ -26,6 +26,16 @@ PROFILE_IDS: tuple[str, ...] = tuple(
 """The id of every shipped profile, sorted: the stems of the files in `profiles/`."""
 
 
+def unknown_profile(name: object, also: str = "") -> str:
+    """The one line for a profile id that names no shipped profile: the nearest ids first, if
+    any is close (issue 22, friction 8), then every id known (and `also`)."""
+    import difflib
+
+    close = [p for p in PROFILE_IDS if str(name) and p.startswith(str(name))][:2] or difflib.get_close_matches(str(name), PROFILE_IDS, n=2)
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    return f"unknown profile {name!r}{hint} (known: {', '.join(PROFILE_IDS)}{also})"
+
+
 @cache
 def profile_data(profile_id: str) -> dict:
     """The data of a shipped profile file, as read (not yet handed to the engine).
@@ -33,7 +43,7 @@ def profile_data(profile_id: str) -> dict:
     Spec tools that only need a profile's data (its `rule_prefix`, its deck) read it here, so a
     profile the engine does not implement yet is still known to lint and the rulebook."""
     if profile_id not in PROFILE_IDS:
-        raise MalformedInput("profile", f"unknown profile {profile_id!r} (known: {', '.join(PROFILE_IDS)})")
+        raise MalformedInput("profile", unknown_profile(profile_id))
     text = (_PROFILES / f"{profile_id}.yaml").read_text(encoding="utf-8")
     return _parse(lambda: loads_with_lines(text), f"{profile_id}.yaml")
 
@@ -53,7 +63,7 @@ def load_profile(name: str) -> Profile:
         return profile_from_data(profile_data(name), f"{name}.yaml")
     path = Path(name)
     if not path.exists():
-        raise MalformedInput("profile", f"unknown profile {name!r} (known: {', '.join(PROFILE_IDS)}, or a path)")
+        raise MalformedInput("profile", unknown_profile(name, ", or a path"))
     data, lines = _parse_with_lines(lambda: load_with_lines(path), str(path))
     validate_profile_data(data, str(path), lines)
     return profile_from_data(data, str(path))

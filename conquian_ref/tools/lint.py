@@ -2,8 +2,9 @@
 
 Runs every check of conquian_ref.spec.scenario (YAML, schema, cards, rule ids, unique ids) and then
 replays each valid scenario on the reference engine: a step that does not replay as written is
-a problem too, reported at that step's line. Never a traceback: every problem is a line
-`file:line: field: message`.
+a problem too, reported at that step's line. A draft is not a scenario yet: the scaffold's
+leftovers and unrecorded placeholders are named as such (lint_drafts). Never a traceback: every
+problem is a line `file:line: field: message`.
 
 The ids are checked against more than the files given: on the command line, against every other
 file of the shipped corpus and of each `--corpus DIR` (the corpus the files belong to), so a
@@ -22,14 +23,20 @@ from ..spec.scenario import Problem, collisions, corpus_dir, load_corpus
 from .yamltext import json_text
 
 
-def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = ()) -> tuple[int, list[Problem]]:
+def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path | str] = (),
+         drafts_done: bool = True) -> tuple[int, list[Problem]]:
     """(number of scenarios read, every problem found); `against`: folders whose other files'
-    ids the scenarios must not repeat."""
+    ids the scenarios must not repeat; `drafts_done`: the scaffold's leftovers are problems
+    (lint_drafts.unfinished; record checks a fresh recording without)."""
     from ..conformance.reference import Reference
     from ..conformance.replay import replay
+    from .lint_drafts import unfinished, unrecorded_hints
 
     scenarios, problems = load_corpus(paths)
+    problems += unrecorded_hints(problems)
     problems += collisions(scenarios, list(against))
+    if drafts_done:
+        problems += [p for scenario in scenarios for p in unfinished(scenario)]
     if replay_steps:
         for scenario in scenarios:
             try:
@@ -49,7 +56,7 @@ def lint(paths: list[Path | str], replay_steps: bool = True, against: list[Path 
     return len(scenarios), sorted(problems, key=lambda p: (p.file, p.line, p.field))
 
 
-def run(paths: list[str], corpora: list[str] = ()) -> int:
+def run(paths: list[str], corpora: list[str] = (), json_path: str | None = None, junit_path: str | None = None) -> int:
     targets = paths or [corpus_dir()]
     for p in targets:
         if not Path(p).exists():
@@ -60,8 +67,21 @@ def run(paths: list[str], corpora: list[str] = ()) -> int:
     read, problems = lint(targets, against=[corpus_dir(), *corpora])
     if not read and not problems:  # a run that checked nothing must not pass
         raise ConquianError(f"{', '.join(map(str, targets))}: no scenario file (*.yaml, *.yml) to lint: nothing was checked")
-    for problem in problems:
-        print(problem)
+    from ..spec.corpus_walk import walk_corpus
+    from .lint_report import lint_json, lint_junit
+    from ..conformance.reports import json_text
+    from .options import STDOUT
+
+    found = [str(f) for f in walk_corpus(targets)[0]]
+    if json_path == STDOUT:  # the JSON instead of the lines
+        sys.stdout.write(json_text(lint_json(found, read, problems)))
+    else:
+        for problem in problems:
+            print(problem)
+        if json_path:
+            Path(json_path).write_text(json_text(lint_json(found, read, problems)), encoding="utf-8")
+    if junit_path:
+        Path(junit_path).write_text(lint_junit(found, problems), encoding="utf-8")
     files = len({p.file for p in problems})
     print(f"lint: {read} scenario(s) valid, {len(problems)} problem(s) in {files} file(s)", file=sys.stderr)
     return 1 if problems else 0

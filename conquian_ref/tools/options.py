@@ -57,6 +57,18 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def non_negative_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more (0 meaning "none", as documented
+    by the option that takes it: `fuzz --shrink-time 0` does not shrink)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {text}")
+    return value
+
+
 def add_timeout_option(parser: argparse.ArgumentParser, default: float) -> None:
     """--timeout SECONDS: the per-message time-out of a connection to an implementation."""
     parser.add_argument("--timeout", type=positive_seconds, default=default, metavar="SECONDS",

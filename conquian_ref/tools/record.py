@@ -275,7 +275,7 @@ def lint_text(path: Path, text: str) -> list[Problem]:
     with tempfile.TemporaryDirectory(prefix="conquian-record-") as tmp:
         copy_path = Path(tmp) / path.name
         copy_path.write_text(text, encoding="utf-8")
-        _, problems = lint([copy_path])
+        _, problems = lint([copy_path], drafts_done=False)
     return [Problem(str(path), p.line, p.field, p.message) for p in problems]
 
 

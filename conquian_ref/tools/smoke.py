@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ..conformance.client import DEFAULT_TIMEOUT
 from ..conformance.failures import AdapterFailure
 from ..conformance.protocol import COMMANDS, PROTOCOL_VERSION, handshake_problem
-from .options import add_timeout_option
+from .options import add_json_option, add_timeout_option, emit
 from ..conformance.transport import AdapterProcess, safe_text
 
 UNSPOKEN_VERSION = 999  # a protocol version no adapter speaks
@@ -169,11 +169,22 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--impl", required=True, metavar="CMD",
                         help="the adapter command to check (a shell command line, run as written)")
     add_timeout_option(parser, DEFAULT_TIMEOUT)
+    add_json_option(parser, "the checklist")
     return run
 
 
+def smoke_json(command: str, results: list[tuple[str, bool, str]]) -> dict:
+    """The checklist as data: each item, whether it passed, and what was seen."""
+    from .. import __version__
+
+    items = [{"item": item, "requirement": what, "passed": passed, "detail": detail}
+             for (item, what, _), (_, passed, detail) in zip(CHECKS, results)]
+    return {"tool": "smoke", "version": __version__, "impl": command, "items": items,
+            "passed": sum(ok for _, ok, _ in results), "ok": all(ok for _, ok, _ in results)}
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the checklist; 0 only if every item passed."""
+    """Print the checklist (or its JSON, --json); 0 only if every item passed."""
     results = run_smoke(args.impl, args.timeout)
-    print(checklist(args.impl, results))
+    emit(args.json_path, lambda: smoke_json(args.impl, results), lambda: checklist(args.impl, results))
     return 0 if all(ok for _, ok, _ in results) else 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..options import add_corpus_option
+from ..options import add_corpus_option, add_json_option
 
 
 def configure(parser: argparse.ArgumentParser):
@@ -13,9 +13,13 @@ def configure(parser: argparse.ArgumentParser):
     add_corpus_option(parser, "the corpus the files belong to: their ids must not be used by any other file in it "
                       "(the shipped corpus is always compared)")
 
+    add_json_option(parser, "the problems")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE: one testcase per scenario file")
+
     def run(args: argparse.Namespace) -> int:
         from ..lint import run
 
-        return run(args.paths or ([args.corpus] if args.corpus else []), [args.corpus] if args.corpus else [])
+        return run(args.paths or ([args.corpus] if args.corpus else []), [args.corpus] if args.corpus else [],
+                   json_path=args.json_path, junit_path=args.junit)
 
     return run

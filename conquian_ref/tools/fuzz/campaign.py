@@ -123,13 +123,17 @@ def shard_games(first_game: int, games: int, shard: tuple[int, int]) -> range:
 
 
 def reproduce_command(impl: str, profile: str, seed: int, game: int, out: str | None, timeout: float | None) -> str:
-    """The command line that replays game `game` of the run alone."""
+    """The command line that replays game `game` of the run alone, with the version it needs."""
+    from ... import __version__
+
     parts = ["conquian-ref fuzz", f"--impl {shlex.quote(impl)}", f"--profile {profile}", f"--seed {seed}", f"--game {game}", "--games 1"]
     if out is not None and out != DEFAULT_OUT:
         parts.append(f"--out {shlex.quote(str(out))}")
     if timeout is not None and timeout != DEFAULT_TIMEOUT:
         parts.append(f"--timeout {timeout:g}")
-    return " ".join(parts)
+    # A seed plays the same game only under the same version (issue 22, friction 14): said as a
+    # shell comment, so the line still runs as pasted.
+    return " ".join(parts) + f"  # conquian-ref {__version__}"
 
 
 def run_fuzz(
@@ -196,10 +200,10 @@ def _connect(impl: str, timeout: float | None) -> Connection:
 
 def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str]:
     """The profiles named by --profile that the implementation supports; ConquianError if none."""
-    from ...spec.profiles import PROFILE_IDS
+    from ...spec.profiles import PROFILE_IDS, unknown_profile
 
     if profile != "all" and profile not in PROFILE_IDS:
-        raise ConquianError(f"unknown profile {profile!r} (fuzz knows: {', '.join(PROFILE_IDS)}, or 'all')")
+        raise ConquianError(unknown_profile(profile, ", or 'all'"))
     wanted = list(PROFILE_IDS) if profile == "all" else [profile]
     chosen = [p for p in wanted if p in supported]
     if not chosen:

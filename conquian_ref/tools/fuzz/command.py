@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser):
     """Add the options of `conquian-ref fuzz` to `parser`; return its runner (args -> exit status)."""
     from ...spec.profiles import PROFILE_IDS
     from ...conformance.client import DEFAULT_TIMEOUT
-    from ..options import add_timeout_option, non_negative_int, positive_int, positive_seconds
+    from ..options import add_json_option, add_timeout_option, non_negative_int, non_negative_seconds, positive_int
 
     parser.add_argument(
         "--impl", default=REFERENCE, metavar="CMD",
@@ -51,17 +51,30 @@ def configure(parser: argparse.ArgumentParser):
                         "the answers at every step and the state at the end, every step only for a game that differs)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write the draft scenarios (default: ./{DEFAULT_OUT}/)")
     add_timeout_option(parser, DEFAULT_TIMEOUT)
-    parser.add_argument("--shrink-time", type=positive_seconds, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
+    parser.add_argument("--shrink-time", type=non_negative_seconds, default=DEFAULT_SHRINK_SECONDS, metavar="SECONDS",
                         help=f"time budget of each Hypothesis shrink (default: {DEFAULT_SHRINK_SECONDS:g}; 0: do not shrink)")
+    add_json_option(parser, "the campaign (seed, games, each cause with its counts, draft and reproduce line)")
 
     def run(args: argparse.Namespace) -> int:
-        from .known import read_known
+        import sys
+        from pathlib import Path
 
+        from ...conformance.reports import json_text
+        from ..options import STDOUT
+        from .known import read_known
+        from .report import fuzz_json
+
+        # With --json - the JSON is stdout's alone: the lines of the campaign go to stderr.
+        echo = (lambda line: print(line, file=sys.stderr)) if args.json_path == STDOUT else print
         result = run_fuzz(
             impl=args.impl, profile=args.profile, games=args.games, seed=args.seed, first_game=args.game,
-            out=args.out, timeout=args.timeout, shrink_seconds=args.shrink_time, progress=True,
+            out=args.out, timeout=args.timeout, shrink_seconds=args.shrink_time, progress=True, echo=echo,
             causes=args.causes, known=read_known(args.known_failures), shard=args.shard, every_step=args.every_step,
         )
+        if args.json_path == STDOUT:
+            sys.stdout.write(json_text(fuzz_json(result)))
+        elif args.json_path:
+            Path(args.json_path).write_text(json_text(fuzz_json(result)), encoding="utf-8")
         return result.exit_status
 
     return run

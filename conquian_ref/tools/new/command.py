@@ -19,7 +19,7 @@ from ...engine.errors import ConquianError, MalformedInput
 from .. import yamltext
 from ..options import add_corpus_option, existing_folder
 from .draft import draft_text
-from .modeline import modeline
+from .modeline import modeline, provide_schema
 from .ids import id_prefix, next_id, slug_of
 
 # The folders of a profile's scenarios, one a rule area (scenarios/README.md).
@@ -48,12 +48,12 @@ def configure(parser: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     """Write the draft the options describe; print its path."""
-    from ...spec.profiles import PROFILE_IDS, load_profile
+    from ...spec.profiles import PROFILE_IDS, load_profile, unknown_profile
     from ...spec.scenario import corpus_dir
 
     _complete_args(args)
     if args.profile not in PROFILE_IDS:
-        raise ConquianError(f"--profile: unknown profile {args.profile!r} (known: {', '.join(PROFILE_IDS)})")
+        raise ConquianError(f"--profile: {unknown_profile(args.profile)}")
     profile = load_profile(args.profile)
     if args.dealer not in profile.seats:
         raise ConquianError(f"--dealer: {profile.id} has seats {', '.join(map(str, profile.seats))}, got {args.dealer}")
@@ -64,10 +64,13 @@ def run(args: argparse.Namespace) -> int:
     folders = [corpus_dir(), out, *map(Path, args.ids_from)]
     scenario_id = next_id(id_prefix(profile), folders)
     path = out / profile.id / args.area / f"{scenario_id}-{slug_of(title)}.yaml"
-    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
     if path.exists():
         raise ConquianError(f"{path}: already exists")
     path.parent.mkdir(parents=True, exist_ok=True)
+    copied = provide_schema(path, out)
+    if copied is not None:
+        print(f"new: wrote {copied}, the schema the draft's modeline names (keep it with the corpus)", file=sys.stderr)
+    text = draft_text(profile, scenario_id, title, rules, args.area, args.dealer, given, top, modeline(path))
     path.write_text(text, encoding="utf-8")
     print(path)
     print(f"new: wrote the draft {scenario_id}; next: edit its steps, then `conquian-ref record {path}`", file=sys.stderr)

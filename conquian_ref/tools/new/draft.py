@@ -47,7 +47,7 @@ def _head(profile, scenario_id: str, title: str, rules: list[str]) -> list[str]:
         f"rules: {_flow(rules)}",
         "tags: []",
         "annotation: >",
-        *textwrap.wrap(todo, width=96, initial_indent="  ", subsequent_indent="  "),
+        *textwrap.wrap(todo, width=96, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False),
     ]
 
 
@@ -84,7 +84,7 @@ def _deal_body(profile, dealer: int, given: list[list[int]], top: list[int]) -> 
     body = [
         "setup:",
         _commented(f"  dealer: {dealer}", f"so seat {first}, {'the non-dealer' if len(hands) == 2 else 'after the dealer'}, plays first"),
-        _commented("  hands:", "as dealt, before any exchange; hands[0] is seat 0's"),
+        _commented("  hands:", f"{'as dealt, before any exchange' if profile.exchange_cards else 'as dealt'}; hands[0] is seat 0's"),
         *(_commented(f"    - {_flow(names(hand))}", hand_comment(seat)) for seat, hand in enumerate(hands)),
         _commented(f"  stock: {_flow([deck.name(c) for c in stock])}", f"top first: {opening} is the opening card"),
         "steps:",

@@ -1,0 +1,38 @@
+"""`conquian-ref fuzz --json`: a campaign as data, for a CI job to read its causes, counts and seeds."""
+
+from __future__ import annotations
+
+from .campaign import FuzzRun
+
+
+def fuzz_json(run: FuzzRun) -> dict:
+    """The campaign: what was played (seed, games, shard), each new cause with its game, draft and
+    reproduce line, every cause counted (new and known), and whether it found nothing new."""
+    from ... import __version__
+
+    return {
+        "tool": "fuzz",
+        "version": __version__,
+        "impl": run.impl,
+        "seed": run.seed,
+        "profiles": run.profiles,
+        "first_game": run.first_game,
+        "games_per_profile": run.games_per_profile,
+        "shard": list(run.shard),
+        "games": run.games,
+        "actions": run.actions,
+        "replays": run.replays,
+        "seconds": round(run.seconds, 3),
+        "divergences": run.divergences,
+        "new_causes": [
+            {"cause": str(f.cause), "profile": f.profile, "game": f.game, "scenario": str(f.scenario) if f.scenario else None,
+             "reproduce": f.reproduce, "shrunk": f.shrunk.note if f.shrunk else None}
+            for f in run.found
+        ],
+        "counts": [
+            {"cause": str(cause), "divergences": n, "known": run.known.get(cause)}
+            for cause, n in sorted(run.counts.items(), key=lambda item: (-item[1], str(item[0])))
+        ],
+        "ok": not run.found,
+        "summary": run.summary_line(),
+    }
