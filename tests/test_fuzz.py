@@ -67,7 +67,7 @@ def test_the_reference_does_not_diverge_from_itself_as_a_subprocess(tmp_path, mo
     impl = f"{shlex.quote(sys.executable)} -m conquian_ref.conformance.adapter"
     run = run_fuzz(impl=impl, games=4, seed=12, out=tmp_path, echo=quiet([]))
     assert run.divergence is None and run.games == 4 * len(PROFILE_IDS)
-    # issue 11 item 10: every step checked, over a pipe (batches larger than a pipe holds)
+    # every step checked, over a pipe (batches larger than a pipe holds)
     full = run_fuzz(impl=impl, profile="anglo-american-v1", games=2, seed=12, out=tmp_path, every_step=True, echo=quiet([]))
     assert full.divergence is None and full.games == 2 and full.actions > 50
 
@@ -179,7 +179,7 @@ def test_a_failed_handshake_is_one_line_and_exit_status_2(capsys):
     assert len(err) == 1 and err[0].startswith("conquian-ref: error: the implementation python:no_such_fuzz_module:Adapter failed the handshake")
 
 
-# -- issue 11 item 10: causes, known failures, shards, speed ---------------------------------------------
+# -- causes, known failures, shards, speed ---------------------------------------------------------------
 RENAMED = "python:fuzz_mutants:RenamedRefusals"
 RENAMED_DISCARD = "python:fuzz_mutants:RenamedDiscardRefusal"
 AA = "anglo-american-v1"
@@ -208,7 +208,7 @@ def two_causes(tmp_path_factory):
     return run, out, lines
 
 
-def test_issue_11_fuzz_causes_2_finds_both_house_rules_and_writes_two_drafts(two_causes, mutants):
+def test_fuzz_causes_2_finds_both_house_rules_and_writes_two_drafts(two_causes, mutants):
     from conquian_ref.engine.refusals import BY_CODE
 
     run, out, lines = two_causes
@@ -239,7 +239,7 @@ def test_issue_11_fuzz_causes_2_finds_both_house_rules_and_writes_two_drafts(two
     assert sum(run.counts.values()) == run.divergences >= 2 and set(run.counts) == {f.cause for f in run.found}
 
 
-def test_issue_11_fuzz_a_known_cause_is_counted_and_only_the_other_is_found(two_causes, tmp_path, mutants):
+def test_fuzz_a_known_cause_is_counted_and_only_the_other_is_found(two_causes, tmp_path, mutants):
     run, _, _ = two_causes
     discard = next(f.cause for f in run.found if f.divergence.action["type"] == "discard")
     known_file = tmp_path / "known.yaml"
@@ -264,7 +264,7 @@ def test_issue_11_fuzz_a_known_cause_is_counted_and_only_the_other_is_found(two_
     assert not (tmp_path / "none").exists()
 
 
-def test_issue_11_fuzz_known_failures_by_scenario_id_are_left_aside_and_bad_files_are_one_line(tmp_path, capsys):
+def test_fuzz_known_failures_by_scenario_id_are_left_aside_and_bad_files_are_one_line(tmp_path, capsys):
     ids = tmp_path / "ids.yaml"
     ids.write_text('- id: aa-0001\n  reason: "a scenario"\n', encoding="utf-8")
     known = read_known([ids])
@@ -281,7 +281,7 @@ def test_issue_11_fuzz_known_failures_by_scenario_id_are_left_aside_and_bad_file
 
 
 @given(first=st.integers(0, 50), games=st.integers(1, 60), n=st.integers(1, 7))
-def test_issue_11_fuzz_shards_partition_the_seed_range(first, games, n):
+def test_fuzz_shards_partition_the_seed_range(first, games, n):
     shards = [list(shard_games(first, games, (k, n))) for k in range(1, n + 1)]
     flat = [g for shard in shards for g in shard]
     assert sorted(flat) == list(range(first, first + games))  # the union is the range, no game twice
@@ -289,7 +289,7 @@ def test_issue_11_fuzz_shards_partition_the_seed_range(first, games, n):
         assert all(g % n == k - 1 for g in shard)
 
 
-def test_issue_11_fuzz_shards_play_the_same_games_as_one_run(mutants, tmp_path):
+def test_fuzz_shards_play_the_same_games_as_one_run(mutants, tmp_path):
     def counts(shard):
         run = run_fuzz(impl=RENAMED, profile=AA, games=6, seed=4, out=tmp_path / "o", shrink_seconds=0, causes=99,
                        shard=shard, echo=quiet([]))
@@ -303,7 +303,7 @@ def test_issue_11_fuzz_shards_play_the_same_games_as_one_run(mutants, tmp_path):
 
 
 @pytest.mark.parametrize("value", ["0/2", "3/2", "2", "a/b", "1/0", "-1/2"])
-def test_issue_11_fuzz_a_bad_shard_value_is_one_clear_line(value, capsys):
+def test_fuzz_a_bad_shard_value_is_one_clear_line(value, capsys):
     assert cli.main(["fuzz", "--games", "1", f"--shard={value}"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--shard" in err[0] and "K/N" in err[0]
@@ -312,7 +312,7 @@ def test_issue_11_fuzz_a_bad_shard_value_is_one_clear_line(value, capsys):
     assert parse_shard("2/3") == (2, 3)
 
 
-def test_issue_11_fuzz_the_state_at_the_end_finds_the_same_first_divergence_as_every_step(mutants, tmp_path):
+def test_fuzz_the_state_at_the_end_finds_the_same_first_divergence_as_every_step(mutants, tmp_path):
     # The default compares answers at every step and the state at the end, and plays a game that
     # differs again with every step checked: it must name the same first divergence.
     fast = run_fuzz(impl=LATE_PASS, profile=AA, games=3, seed=1, out=tmp_path / "a", shrink_seconds=0, echo=quiet([]))

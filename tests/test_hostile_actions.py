@@ -1,7 +1,7 @@
-"""Malformed actions from a Python caller are MalformedInput, never a foreign exception or a hang
-(issue 12, "The engine's Python API"): each reproduction of the issue is pinned here, and a
-property test throws arbitrary JSON values and arbitrary Action tuples at `Game.apply`. Whatever
-is thrown, the state is left exactly as it was."""
+"""Malformed actions from a Python caller (the engine's Python API) are MalformedInput, never a
+foreign exception or a hang: each action once seen to crash or hang the engine is pinned here,
+and a property test throws arbitrary JSON values and arbitrary Action tuples at `Game.apply`.
+Whatever is thrown, the state is left exactly as it was."""
 
 from __future__ import annotations
 
@@ -57,11 +57,11 @@ def _refused_unchanged(game: Game, action: object) -> type:
     Action("reject", card=3),  # a card where the type has none
     Action("discard", card=-1),
 ], ids=shown)
-def test_issue_12_malformed_actions_are_malformed_input(action):
+def test_malformed_actions_are_malformed_input(action):
     assert _refused_unchanged(_game(PROFILE_IDS[0]), action) is MalformedInput
 
 
-def test_issue_12_a_negative_use_mask_returns_at_once():
+def test_a_negative_use_mask_returns_at_once():
     # `cards_of` never ended on a negative mask; run in a child so that a regression fails, not hangs.
     code = (
         "from conquian_ref import Action, Game, MalformedInput, PROFILE_IDS, load_profile\n"

@@ -1,5 +1,5 @@
-"""The reference adapter never dies and never lies about JSON (issue 12, "The reference adapter
-process fed garbage"): every line gets exactly one answer, each a strict JSON object; a profile
+"""The reference adapter never dies and never lies about JSON, even when its process is fed
+garbage: every line gets exactly one answer, each a strict JSON object; a profile
 is a shipped id unless file access is asked for; a seat is the integer 0 or 1; a long match is
 scored in linear time."""
 
@@ -41,16 +41,16 @@ HOSTILE_LINES = [
 
 
 @pytest.mark.parametrize("line", HOSTILE_LINES, ids=lambda b: b[:30].decode("latin-1"))
-def test_issue_12_every_hostile_line_gets_one_error_answer(line):
+def test_every_hostile_line_gets_one_error_answer(line):
     answers = _answers([line, b'{"seq":99,"cmd":"stop"}'])
     assert len(answers) == 2 and "error" in answers[0] and answers[1] == {"seq": 99, "ok": True}
 
 
-def test_issue_12_a_lone_surrogate_seq_is_echoed_as_an_escape():
+def test_a_lone_surrogate_seq_is_echoed_as_an_escape():
     assert _answers([rb'{"seq":"\ud800","cmd":"x"}'])[0]["seq"] == "\ud800"
 
 
-def test_issue_12_a_profile_file_needs_the_explicit_option(tmp_path):
+def test_a_profile_file_needs_the_explicit_option(tmp_path):
     from conquian_ref.spec.profiles import _PROFILES
 
     copy = tmp_path / "mine.yaml"
@@ -60,7 +60,7 @@ def test_issue_12_a_profile_file_needs_the_explicit_option(tmp_path):
     assert "match" in ReferenceAdapter(allow_profile_files=True).handle(request)
 
 
-def test_issue_12_a_seat_is_an_integer_not_a_float():
+def test_a_seat_is_an_integer_not_a_float():
     adapter = ReferenceAdapter()
     adapter.handle({"seq": 1, "cmd": "setup", "profile": PROFILE_IDS[0], "dealer": 0,
                     "deck": None})  # refused; the next request still answers
@@ -69,7 +69,7 @@ def test_issue_12_a_seat_is_an_integer_not_a_float():
         assert "a seat is 0 or 1" in answer["error"]["message"]
 
 
-def test_issue_12_a_long_match_is_scored_in_linear_time():
+def test_a_long_match_is_scored_in_linear_time():
     # Structural, not timed: count how often the score reads a deal's result. Before, every deal
     # re-read every deal before it (about n*n/2 reads); now each result is read once by the score.
     from conquian_ref.engine.match import Match
@@ -93,7 +93,7 @@ def test_issue_12_a_long_match_is_scored_in_linear_time():
     assert reads <= 3 * n  # scoring reads each once, to_json once more; before: about 2,000,000
 
 
-def test_issue_12_a_match_of_many_deals_gets_its_answer():
+def test_a_match_of_many_deals_gets_its_answer():
     draw = {"result": "draw", "winner": None, "how": "stock_exhausted"}
     for profile in PROFILE_IDS:
         answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [draw] * 2000})

@@ -179,7 +179,7 @@ def test_filled_hooks_give_schema_valid_answers(tmp_path):
     assert answers[4]["actions"] == [{"type": "pass"}]
     assert answers[5]["counts"] == [2, 5]
     assert answers[6]["divide"] == {'seat 1: {"type": "pass"}': 2}
-    # issue 11: a stakes answer keeps its wins, net units and pot
+    # a stakes answer keeps its wins, net units and pot
     assert answers[7]["match"] == {"points": None, "next_dealer": 1, "winner": None, "wins": [0, 0], "net": [-1, -1], "pot": 2}
     assert answers[8] == {"seq": 9, "ok": True}  # the hook got the position (its log line below)
     assert "debugging state" in done.stderr and "debugging" not in done.stdout
@@ -210,7 +210,7 @@ def test_check_with_the_unfilled_template_errors_every_scenario_it_runs(template
     done, report = template_check
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    run = [r for r in report["results"] if r["status"] not in ("skipped", "not_run")]  # not_run: after the stop (issue 11)
+    run = [r for r in report["results"] if r["status"] not in ("skipped", "not_run")]  # not_run: after the stop
     assert run, "no scenario was run"
     for result in run:
         assert result["status"] == "errored", result
@@ -238,7 +238,7 @@ def test_check_with_the_unfilled_template_stops_early_with_one_message(template_
     assert done.stdout.count("stopped early") == 1
 
 
-# -- the helpers of the template (issue 11, item 11) ------------------------------------------------
+# -- the helpers of the template ----------------------------------------------------------------------
 def _node_eval(program: str, data: object) -> object:
     """Run `program` with the template's exports as `t` and the JSON `data` as `data`; its
     printed JSON result."""
@@ -248,7 +248,7 @@ def _node_eval(program: str, data: object) -> object:
     return json.loads(done.stdout)
 
 
-def test_issue_11_the_templates_profile_table_is_the_profile_files():
+def test_the_templates_profile_table_is_the_profile_files():
     from conquian_ref.spec.profiles import PROFILE_IDS, profile_data
 
     table = _node_eval("process.stdout.write(JSON.stringify(t.PROFILES));", None)
@@ -262,7 +262,7 @@ def test_issue_11_the_templates_profile_table_is_the_profile_files():
         }, profile_id
 
 
-def test_issue_11_the_templates_partition_matches_the_hand_written_table():
+def test_the_templates_partition_matches_the_hand_written_table():
     from test_partition import CASES, acceptable, normalised
 
     program = (
@@ -274,7 +274,7 @@ def test_issue_11_the_templates_partition_matches_the_hand_written_table():
         assert (found is None) if wanted is None else normalised(found) in wanted, (case["name"], found)
 
 
-def test_issue_11_the_templates_partition_refuses_a_card_named_too_often():
+def test_the_templates_partition_refuses_a_card_named_too_often():
     from conquian_ref.spec.profiles import PROFILE_IDS, profile_data
 
     one_copy = next(p for p in PROFILE_IDS if profile_data(p)["deck"]["copies"] == 1)
@@ -284,7 +284,7 @@ def test_issue_11_the_templates_partition_refuses_a_card_named_too_often():
     assert "unknown card" in _node_eval(program, {"profile": one_copy, "cards": ["QX"]})
 
 
-def test_issue_11_the_templates_divide_key_is_the_reference_adapters():
+def test_the_templates_divide_key_is_the_reference_adapters():
     """The keys of a perft divide, written by the template's divideKey and by the reference adapter
     at positions with uses of several cards, the JS given each use's cards in reverse order."""
     from conquian_ref.conformance.adapter import ReferenceAdapter

@@ -1,4 +1,4 @@
-"""Issue 11 item 3: known failures by scenario id, rule id or cause signature, with a reason.
+"""Known failures by scenario id, rule id or cause signature, with a reason.
 
 Unknown ids and rule ids and duplicate entries are errors (one line, file and line);
 `--known-failures` is repeatable and the files are merged; an entry that matched nothing is
@@ -68,11 +68,11 @@ def statuses(run) -> dict[str, str]:
     return {r.scenario.id: r.status for r in run.results}
 
 
-def test_issue_11_item_3_premise(plain_run):
+def test_without_known_failures_the_auto_take_engine_fails_where_it_strikes(plain_run):
     assert statuses(plain_run) == {**dict.fromkeys(FAILING, "failed"), **dict.fromkeys(PASSING, "passed")}
 
 
-def test_issue_11_item_3_entry_by_cause_covers_every_scenario_with_it(plain_run, scenarios, tmp_path):
+def test_a_known_failure_by_cause_covers_every_scenario_with_it(plain_run, scenarios, tmp_path):
     cause, results = causes(plain_run)[0]
     path = known_file(tmp_path, f'- cause: "{cause}"\n  reason: "house rule: a usable card is taken at once"\n')
     run = run_check(impl=AUTO_TAKE, scenarios=scenarios, known=load_known_failures(path))
@@ -85,7 +85,7 @@ def test_issue_11_item_3_entry_by_cause_covers_every_scenario_with_it(plain_run,
     assert not run.stale
 
 
-def test_issue_11_item_3_entry_by_rule_covers_the_scenarios_citing_it(scenarios, tmp_path):
+def test_a_known_failure_by_rule_covers_the_scenarios_citing_it(scenarios, tmp_path):
     by_id = {s.id: s for s in scenarios}
     rule = by_id[FAILING[0]].rules[0]
     citing = {sid for sid in FAILING if rule in by_id[sid].rules}
@@ -100,7 +100,7 @@ def test_issue_11_item_3_entry_by_rule_covers_the_scenarios_citing_it(scenarios,
     assert new == sum(rule in by_id[sid].rules and sid not in xfailed for sid in FAILING)
 
 
-def test_issue_11_item_3_files_are_merged(scenarios, tmp_path):
+def test_known_failures_files_are_merged(scenarios, tmp_path):
     one = known_file(tmp_path, f"- id: {FAILING[0]}\n  reason: first file\n", "one.yaml")
     two = known_file(tmp_path, f"- id: {FAILING[1]}\n  reason: second file\n", "two.yaml")
     run = run_check(impl=AUTO_TAKE, scenarios=scenarios, known=load_known_failures(one, two))
@@ -112,7 +112,7 @@ def test_issue_11_item_3_files_are_merged(scenarios, tmp_path):
     (["- id: tc-0001\n  reason: one\n- rule: C-TURN-5\n  reason: two\n- id: tc-0001\n  reason: three\n"], 5, "listed twice"),
     (["- rule: C-TURN-5\n  reason: one\n", "- id: tc-0001\n  reason: two\n- rule: C-TURN-5\n  reason: three\n"], 3, "listed twice"),
 ])
-def test_issue_11_item_3_duplicate_entries_are_one_line_errors(files, line, wording, tmp_path):
+def test_duplicate_known_failure_entries_are_one_line_errors(files, line, wording, tmp_path):
     paths = [known_file(tmp_path, text, f"k{i}.yaml") for i, text in enumerate(files)]
     with pytest.raises(ConquianError) as info:
         load_known_failures(*paths)
@@ -124,7 +124,7 @@ def test_issue_11_item_3_duplicate_entries_are_one_line_errors(files, line, word
     ("- id: tc-0001\n  reason: fine\n- id: tc-9999\n  reason: no such scenario\n", 3),
     ("- rule: C-NOPE-99\n  reason: no such rule\n", 1),
 ])
-def test_issue_11_item_3_unknown_ids_are_one_line_errors(text, line, scenarios, tmp_path):
+def test_known_failures_naming_unknown_ids_are_one_line_errors(text, line, scenarios, tmp_path):
     path = known_file(tmp_path, text)
     with pytest.raises(ConquianError) as info:
         run_check(impl=AUTO_TAKE, scenarios=scenarios, known=load_known_failures(path))
@@ -132,20 +132,20 @@ def test_issue_11_item_3_unknown_ids_are_one_line_errors(text, line, scenarios, 
     assert "\n" not in message and message.startswith(f"{path}:{line}: ") and "no " in message
 
 
-def test_issue_11_item_3_an_entry_with_two_names_is_refused(tmp_path):
+def test_a_known_failure_entry_with_two_names_is_refused(tmp_path):
     path = known_file(tmp_path, "- id: tc-0001\n  rule: C-TURN-5\n  reason: which one?\n")
     with pytest.raises(ConquianError, match=re.escape(f"{path}:1: ")):
         load_known_failures(path)
 
 
-def test_issue_11_item_3_stale_entries_are_reported(scenarios, tmp_path):
+def test_stale_known_failure_entries_are_reported(scenarios, tmp_path):
     path = known_file(tmp_path, '- cause: "use: hands [C-NOPE-1]"\n  reason: an old house rule, since fixed\n')
     run = run_check(impl=AUTO_TAKE, scenarios=scenarios, known=load_known_failures(path))
     assert [(e.kind, e.where) for e in run.stale] == [("cause", f"{path}:1")]
     assert f"stale known failure: {path}:1: cause use: hands [C-NOPE-1] matched no failure" in text_report(run)
 
 
-def test_issue_11_item_3_write_known_failures_then_the_run_passes(corpus, tmp_path, capsys):
+def test_written_known_failures_make_the_next_run_pass(corpus, tmp_path, capsys):
     written = tmp_path / "today.yaml"
     args = ["check", "--impl", AUTO_TAKE, "--corpus", str(corpus)]
     assert cli.main([*args, "--write-known-failures", str(written)]) == 1

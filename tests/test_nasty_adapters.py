@@ -1,4 +1,4 @@
-"""The runner against nasty adapters (issue 12 item 3, and the nasty-adapter part of item 6):
+"""The runner against nasty adapters:
 every hostile answer shape is an errored result against its scenario, never a traceback; a
 handshake that cannot begin a run is one line; a child holding the pipes, a child in a new
 session, an adapter that stops reading and one that answers slowly all end in bounded time.
@@ -78,7 +78,7 @@ def answer_runs() -> dict:
 
 
 @pytest.mark.parametrize("mode", ANSWER_MODES)
-def test_issue_12_an_answer_of_the_wrong_shape_is_an_errored_result(mode, answer_runs):
+def test_an_answer_of_the_wrong_shape_is_an_errored_result(mode, answer_runs):
     sid, kind, words = ANSWER_MODES[mode]
     run, seconds = answer_runs[mode]
     assert seconds < BOUND
@@ -91,7 +91,7 @@ def test_issue_12_an_answer_of_the_wrong_shape_is_an_errored_result(mode, answer
     assert sid in text_report(run)
 
 
-def test_issue_12_no_control_character_from_the_adapter_is_kept_raw(answer_runs):
+def test_no_control_character_from_the_adapter_is_kept_raw(answer_runs):
     run, _ = answer_runs["escapes"]
     stderr, name = run.results[0].adapter.stderr, run.handshake.name
     assert "a crash" in stderr and "\\x1b]0;owned\\x07" in stderr
@@ -99,7 +99,7 @@ def test_issue_12_no_control_character_from_the_adapter_is_kept_raw(answer_runs)
     assert name.startswith("\\x1b]0;owned\\x07\\x1b[2Jengine")
 
 
-def test_issue_11_an_errored_scenario_names_its_step_and_line(answer_runs):
+def test_an_errored_scenario_names_its_step_and_line(answer_runs):
     run, _ = answer_runs["counts_int"]
     failure = run.results[0].adapter
     s = scenario(PERFT)
@@ -109,7 +109,7 @@ def test_issue_11_an_errored_scenario_names_its_step_and_line(answer_runs):
     assert s.path.read_text(encoding="utf-8").splitlines()[failure.line - 1].lstrip().startswith("-")
 
 
-def test_issue_11_a_setup_failure_names_the_setup_line(answer_runs):
+def test_a_setup_failure_names_the_setup_line(answer_runs):
     run, _ = answer_runs["setup_not_ok"]
     failure = run.results[0].adapter
     s = scenario(DEAL)
@@ -145,14 +145,14 @@ def handshake_errors() -> dict:
 
 
 @pytest.mark.parametrize("mode", HANDSHAKE_MODES)
-def test_issue_11_and_12_a_handshake_that_cannot_begin_a_run_is_one_line(mode, handshake_errors):
+def test_a_handshake_that_cannot_begin_a_run_is_one_line(mode, handshake_errors):
     error, seconds = handshake_errors[mode]
     assert seconds < BOUND and error is not None, "the run began"
     text = str(error)
     assert "failed the handshake" in text and HANDSHAKE_MODES[mode] in text and "\n" not in text
 
 
-def test_issue_11_a_version_2_handshake_fails_the_command(tmp_path, capsys):
+def test_a_version_2_handshake_fails_the_command(tmp_path, capsys):
     s = scenario(DEAL)
     corpus = tmp_path / s.profile
     corpus.mkdir()
@@ -171,7 +171,7 @@ def child_runs(tmp_path_factory) -> dict:
     return {args[0]: run for args, run in runs.items()} | {"pidfile": pidfile}
 
 
-def test_issue_12_a_child_holding_stdout_does_not_hold_the_run(child_runs):
+def test_a_child_holding_stdout_does_not_hold_the_run(child_runs):
     run, seconds = child_runs["orphan"]
     assert seconds < BOUND
     assert run.results[0].status == "errored" and run.results[0].adapter.kind == "timeout"
@@ -186,7 +186,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="finding pipe holders needs /proc")
-def test_issue_12_a_child_in_a_new_session_does_not_survive_the_run(child_runs):
+def test_a_child_in_a_new_session_does_not_survive_the_run(child_runs):
     run, _ = child_runs["setsid"]
     assert run.results[0].status == "errored"
     pid = int(child_runs["pidfile"].read_text())
@@ -196,7 +196,7 @@ def test_issue_12_a_child_in_a_new_session_does_not_survive_the_run(child_runs):
     assert not _alive(pid)
 
 
-def test_issue_12_a_write_to_an_adapter_that_stopped_reading_times_out():
+def test_a_write_to_an_adapter_that_stopped_reading_times_out():
     process = AdapterProcess("sleep 30")
     try:
         started = time.monotonic()
@@ -207,7 +207,7 @@ def test_issue_12_a_write_to_an_adapter_that_stopped_reading_times_out():
         process.kill()
 
 
-def test_issue_12_a_slow_adapter_is_ended_by_the_run_deadline():
+def test_a_slow_adapter_is_ended_by_the_run_deadline():
     ids = [DEAL, PERFT, LEGAL, "tc-0005", "tc-0001"]
     run, seconds = timed_run("slow", ids, deadline=2)
     assert seconds < BOUND
@@ -217,7 +217,7 @@ def test_issue_12_a_slow_adapter_is_ended_by_the_run_deadline():
     assert not_run and {r.reason for r in not_run} == {"not run: the run deadline passed"}
 
 
-def test_issue_12_the_default_deadline_is_proportionate_to_the_corpus():
+def test_the_default_deadline_is_proportionate_to_the_corpus():
     from conquian_ref.conformance.client import default_deadline
 
     assert default_deadline(10) < default_deadline(100) and default_deadline(0) > 0
@@ -227,8 +227,8 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not strict JSON")
 
 
-def test_issue_12_done_when_every_answer_hostile_ends_within_its_deadline_with_valid_reports(tmp_path):
-    # The issue's "Done when": a run against an adapter whose every answer is hostile, through the
+def test_an_all_hostile_adapter_run_ends_within_its_deadline_with_valid_reports(tmp_path):
+    # The whole case end to end: a run against an adapter whose every answer is hostile, through the
     # command line as a user runs it, ends within its deadline, and both reports are valid.
     import subprocess
     import xml.etree.ElementTree as ET
@@ -257,7 +257,7 @@ def test_issue_12_done_when_every_answer_hostile_ends_within_its_deadline_with_v
     ET.fromstring(junit.read_bytes())
 
 
-def test_issue_12_ending_one_adapter_spares_another_connections_adapter_holding_its_pipe():
+def test_ending_one_adapter_spares_another_connections_adapter_holding_its_pipe():
     # Runs in threads (as this file's fixtures make them) start adapters while another adapter is
     # killed: a child of this process caught between fork and exec holds every pipe open here.
     # The pipe-holder sweep of kill() must end the adapter's own escaped children, never a child

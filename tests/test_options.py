@@ -1,4 +1,4 @@
-"""One vocabulary of options across the commands (issue 13, item 5), and shell completion.
+"""One vocabulary of options across the commands, and shell completion.
 
 Pins: an option spelled the same means the same in every command (checked on the whole parser,
 so a new command cannot drift); `--json FILE` writes a file and `--json -` prints, everywhere;
@@ -27,14 +27,14 @@ def _option(parser: argparse.ArgumentParser, flag: str) -> argparse.Action | Non
     return next((a for a in parser._actions if flag in a.option_strings), None)
 
 
-def test_issue_13_json_means_file_or_stdout_in_every_command():
+def test_json_means_file_or_stdout_in_every_command():
     with_json = {name: _option(p, "--json") for name, p in _commands().items() if _option(p, "--json")}
     assert {"check", "coverage", "simulate", "bench", "mutants"} <= set(with_json)
     for name, action in with_json.items():
         assert (action.nargs, action.const, action.dest) == ("?", STDOUT, "json_path"), name
 
 
-def test_issue_13_corpus_is_named_corpus_and_is_one_folder_everywhere():
+def test_corpus_is_named_corpus_and_is_one_folder_everywhere():
     commands = _commands()
     for name, parser in commands.items():
         action = _option(parser, "--corpus")
@@ -45,7 +45,7 @@ def test_issue_13_corpus_is_named_corpus_and_is_one_folder_everywhere():
     assert {n for n, p in commands.items() if _option(p, "--corpus")} >= {"check", "coverage", "book", "mutants", "lint", "fmt"}
 
 
-def test_issue_13_timeouts_are_validated_everywhere():
+def test_timeouts_are_validated_everywhere():
     for name, parser in _commands().items():
         action = _option(parser, "--timeout")
         if action is not None:
@@ -57,14 +57,14 @@ def test_issue_13_timeouts_are_validated_everywhere():
 
 
 @pytest.mark.parametrize("value", ["0", "-1"])
-def test_issue_13_timeout_zero_or_negative_is_one_line_error(capsys, value):
+def test_timeout_zero_or_negative_is_one_line_error(capsys, value):
     status = main(["check", "--timeout", value])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "greater than 0" in err
 
 
-def test_issue_13_json_to_a_file_keeps_the_text_and_dash_prints_json_only(capsys, tmp_path):
+def test_json_to_a_file_keeps_the_text_and_dash_prints_json_only(capsys, tmp_path):
     target = tmp_path / "summary.json"
     assert main(["simulate", "--games", "2", "--json", str(target)]) == 0
     text = capsys.readouterr().out
@@ -74,13 +74,13 @@ def test_issue_13_json_to_a_file_keeps_the_text_and_dash_prints_json_only(capsys
     assert json.loads(capsys.readouterr().out)["games"] == 2
 
 
-def test_issue_13_a_missing_corpus_folder_is_one_line_error(capsys, tmp_path):
+def test_a_missing_corpus_folder_is_one_line_error(capsys, tmp_path):
     status = main(["coverage", "--corpus", str(tmp_path / "nowhere")])
     out, err = capsys.readouterr()
     assert status == 2 and "no such folder" in err and err.count("\n") == 1
 
 
-def test_issue_13_help_states_the_vocabulary(capsys):
+def test_help_states_the_vocabulary(capsys):
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--help"])
     out = capsys.readouterr().out
@@ -89,7 +89,7 @@ def test_issue_13_help_states_the_vocabulary(capsys):
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_issue_13_completion_knows_every_command_and_option(capsys, shell):
+def test_completion_knows_every_command_and_option(capsys, shell):
     assert main(["completion", shell]) == 0
     script = capsys.readouterr().out
     for name in COMMANDS:

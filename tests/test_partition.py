@@ -1,4 +1,4 @@
-"""Issue 11, item 11: the partition helper for meld-based engines (conquian_ref.partition).
+"""The partition helper for meld-based engines (conquian_ref.partition).
 
 Checked against the hand-written table tests/partition_cases.yaml (the JavaScript template's
 helper against the same table: tests/test_js_adapter.py), and for the input a caller can get
@@ -32,7 +32,7 @@ def acceptable(case) -> list | None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_issue_11_partition_matches_the_hand_written_table(case):
+def test_partition_matches_the_hand_written_table(case):
     found = partition(load_profile(case["profile"]), case["cards"], case.get("melds", []), case.get("rearrange", True))
     wanted = acceptable(case)
     if wanted is None:
@@ -41,14 +41,14 @@ def test_issue_11_partition_matches_the_hand_written_table(case):
         assert normalised(found) in wanted, found
 
 
-def test_issue_11_partition_is_public_and_standard_library_only():
+def test_partition_is_public_and_standard_library_only():
     assert "partition" in conquian_ref.__all__
     import conquian_ref.engine.partition as module
 
     assert conquian_ref.partition is module.partition
 
 
-def test_issue_11_the_table_covers_both_modes_and_no_partition():
+def test_the_table_covers_both_modes_and_no_partition():
     assert {c.get("rearrange", True) for c in CASES} == {True, False}
     assert any(c["expect"] is None for c in CASES) and any(c["expect"] and len(c["expect"]) > 1 for c in CASES)
 
@@ -66,7 +66,7 @@ def _profile_with(copies: int):
         ([], "AS", "melds"),
     ],
 )
-def test_issue_11_partition_names_the_field_of_malformed_input(cards, melds, field):
+def test_partition_names_the_field_of_malformed_input(cards, melds, field):
     profile = _profile_with(1)
     cards = [profile.deck.name(0) if c == "AS" else c for c in cards] if isinstance(cards, list) else cards
     melds = [[profile.deck.name(0) if c == "AS" else profile.deck.name(1) for c in m] for m in melds] if isinstance(melds, list) else melds
@@ -75,14 +75,14 @@ def test_issue_11_partition_names_the_field_of_malformed_input(cards, melds, fie
     assert caught.value.field == field
 
 
-def test_issue_11_partition_refuses_a_third_copy_with_two_decks():
+def test_partition_refuses_a_third_copy_with_two_decks():
     profile = _profile_with(2)
     card = profile.deck.name(0)
     with pytest.raises(MalformedInput, match="3 times"):
         partition(profile, [card, card, card])
 
 
-def test_issue_11_partition_refuses_a_given_meld_that_is_no_meld_when_melds_are_kept():
+def test_partition_refuses_a_given_meld_that_is_no_meld_when_melds_are_kept():
     profile = _profile_with(1)
     two = [profile.deck.name(0), profile.deck.name(1)]
     with pytest.raises(MalformedInput, match="melds\\[0\\].*is not a meld"):

@@ -58,7 +58,7 @@ class WrongDivide(WrongPerft):
         return answer
 
 
-def test_issue_11_a_perft_failure_shows_both_divides():
+def test_a_perft_failure_shows_both_divides():
     scenario = next(s for s in SCENARIOS if any("perft" in step.get("check", {}) for step in s.steps))
     at = next(i for i, step in enumerate(scenario.steps) if "perft" in step.get("check", {}))
     failure = run_check(impl=f"python:{__name__}:WrongDivide", scenarios=[scenario]).results[0].failure

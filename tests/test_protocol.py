@@ -118,7 +118,7 @@ def test_the_message_validator_refuses_a_malformed_answer():
         validate("answer", {"seq": 1, "state": 5})
 
 
-# -- running the command (issue 11 item 8, issue 13 item 4) ------------------------------------
+# -- running the command ---------------------------------------------------------------------
 ADAPTERS = Path(__file__).parent / "adapters"
 REPO = Path(__file__).resolve().parents[1]
 
@@ -130,7 +130,7 @@ def _one_scenario():
     return load_scenario(path)
 
 
-def test_issue_11_the_command_runs_as_a_shell_command_line_as_written(tmp_path):
+def test_the_command_runs_as_a_shell_command_line_as_written(tmp_path):
     import shlex
     import sys
 
@@ -144,7 +144,7 @@ def test_issue_11_the_command_runs_as_a_shell_command_line_as_written(tmp_path):
     assert [r.status for r in run.results] == ["passed"], [str(r.adapter) for r in run.results]
 
 
-def test_issue_11_a_failed_handshake_keeps_the_last_20_lines_of_stderr():
+def test_a_failed_handshake_keeps_the_last_20_lines_of_stderr():
     from conquian_ref.conformance.check import run_check
 
     command = "for i in $(seq 1 40); do echo \"line $i of the adapter's complaint\" >&2; done; exit 1"
@@ -166,7 +166,7 @@ class ErrorsOnState(ReferenceAdapter):
         return super().handle(request)
 
 
-def test_issue_11_validate_messages_is_correct_across_restarts(tmp_path):
+def test_validate_messages_is_correct_across_restarts(tmp_path):
     import shlex
     import sys
 
@@ -188,7 +188,7 @@ def test_issue_11_validate_messages_is_correct_across_restarts(tmp_path):
     assert {r.adapter.kind for r in run.results} == {"error"}
 
 
-def test_issue_13_python_impl_imports_from_the_working_directory(tmp_path, monkeypatch):
+def test_python_impl_imports_from_the_working_directory(tmp_path, monkeypatch):
     from conquian_ref.conformance.check import run_check
 
     package = tmp_path / "my_engine_issue13"
@@ -201,7 +201,7 @@ def test_issue_13_python_impl_imports_from_the_working_directory(tmp_path, monke
     assert [r.status for r in run.results] == ["passed"]
 
 
-def test_issue_13_python_impl_not_found_says_how_to_fix_it(tmp_path, monkeypatch):
+def test_python_impl_not_found_says_how_to_fix_it(tmp_path, monkeypatch):
     from conquian_ref.conformance.check import run_check
 
     monkeypatch.chdir(tmp_path)

@@ -1,4 +1,4 @@
-"""Issue 11, item 11: the protocol docs complete, and each answer they give checked mechanically.
+"""The protocol docs complete, and each answer they give checked mechanically.
 
 docs/protocol.md: every JSON example validates against schema/protocol.schema.json (a request
 against its command, an answer against the command it answers, a bare state or observation
@@ -74,14 +74,14 @@ BLOCKS = json_blocks(PROTOCOL_MD)
 EXAMPLES = [(i, kind, value, pointer) for i, (_, values) in enumerate(BLOCKS) for kind, value, pointer in messages(values)]
 
 
-def test_issue_11_protocol_md_has_examples_of_every_kind():
+def test_protocol_md_has_examples_of_every_kind():
     kinds = Counter(kind for _, kind, _, _ in EXAMPLES)
     assert kinds["request"] and kinds["answer"] and kinds["state"]
     assert any(transcript for transcript, _ in BLOCKS)
 
 
 @pytest.mark.parametrize("block, kind, value, pointer", EXAMPLES, ids=[f"block{b}-{k}-{n}" for n, (b, k, _, _) in enumerate(EXAMPLES)])
-def test_issue_11_every_json_example_of_protocol_md_validates(block, kind, value, pointer):
+def test_every_json_example_of_protocol_md_validates(block, kind, value, pointer):
     assert not errors(pointer, value), errors(pointer, value)[:1]
 
 
@@ -123,18 +123,18 @@ STATES = [state for _, kind, value, _ in EXAMPLES for state in states_of(value, 
 
 
 @pytest.mark.parametrize("state", STATES, ids=[f"state{i}" for i in range(len(STATES))])
-def test_issue_11_every_state_example_of_protocol_md_is_consistent(state):
+def test_every_state_example_of_protocol_md_is_consistent(state):
     assert not inconsistencies(state)
 
 
-def test_issue_11_the_consistency_check_catches_the_old_example():
+def test_the_consistency_check_catches_the_old_example():
     """The example docs/protocol.md once had: phase play, to_act [1], the card offered to 0."""
     state = dict(STATES[0], phase="play", to_act=[1], pending=None)
     state["available"] = dict(state["available"], offered_to=0)
     assert any("to_act" in p for p in inconsistencies(state))
 
 
-def test_issue_11_the_reference_transcript_of_protocol_md_is_what_the_reference_answers():
+def test_the_reference_transcript_of_protocol_md_is_what_the_reference_answers():
     transcripts = [values for transcript, values in BLOCKS if transcript]
     assert transcripts
     for values in transcripts:
@@ -160,7 +160,7 @@ def random_states(profile, seed: int):
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=PROFILE_IDS)
-def test_issue_11_reference_states_and_observations_fit_the_schema_and_the_rules(profile):
+def test_reference_states_and_observations_fit_the_schema_and_the_rules(profile):
     phases = []
     for i, game in enumerate(random_states(profile, seed=11)):
         state = game.state_json()
@@ -175,7 +175,7 @@ def test_issue_11_reference_states_and_observations_fit_the_schema_and_the_rules
     assert "over" in phases
 
 
-def test_issue_11_to_act_is_in_ascending_seat_order_during_the_exchange():
+def test_to_act_is_in_ascending_seat_order_during_the_exchange():
     profile = next(p for p in PROFILES if p.exchange_cards)
     game = Game.from_seed(profile, seed=5)
     assert game.state_json()["to_act"] == [0, 1]
@@ -183,7 +183,7 @@ def test_issue_11_to_act_is_in_ascending_seat_order_during_the_exchange():
     assert game.state_json()["to_act"] == [0]
 
 
-def test_issue_11_exchange_is_null_without_an_exchange_and_the_key_is_there():
+def test_exchange_is_null_without_an_exchange_and_the_key_is_there():
     profile = next(p for p in PROFILES if not p.exchange_cards)
     game = Game.from_seed(profile, seed=5)
     assert "exchange" in game.state_json() and game.state_json()["exchange"] is None
@@ -191,7 +191,7 @@ def test_issue_11_exchange_is_null_without_an_exchange_and_the_key_is_there():
         assert "exchange" in game.observation(seat) and game.observation(seat)["exchange"] is None
 
 
-def test_issue_11_the_exchange_picks_stay_after_the_swap():
+def test_the_exchange_picks_stay_after_the_swap():
     profile = next(p for p in PROFILES if p.exchange_cards)
     game = Game.from_seed(profile, seed=5)
     picks = []
@@ -207,7 +207,7 @@ def test_issue_11_the_exchange_picks_stay_after_the_swap():
     assert game.state_json()["exchange"] == {"picks": picks}  # and after the next action too
 
 
-def test_issue_11_a_force_decision_keeps_available_as_it_was():
+def test_a_force_decision_keeps_available_as_it_was():
     """For each profile with a force decision, a random deal until one opens: `offered_to` is
     still the seat that let the card go, `to_act` the next seat, `pending` a string."""
     seen = 0
@@ -232,7 +232,7 @@ def test_issue_11_a_force_decision_keeps_available_as_it_was():
 
 
 # -- the perft divide key ---------------------------------------------------------------------------
-def test_issue_11_the_reference_divide_key_is_the_documented_format():
+def test_the_reference_divide_key_is_the_documented_format():
     schema = json.loads((REPO / "schema" / "protocol.schema.json").read_text(encoding="utf-8"))
     pattern = re.compile(schema["$defs"]["answers"]["perft"]["properties"]["divide"]["propertyNames"]["pattern"])
     checked = 0
@@ -278,7 +278,7 @@ class _Recorder:
     ({"setup_hands"}, "deck", {"hands", "stock"}),
     ({"setup_deck"}, "hands", {"deck"}),
 ])
-def test_issue_11_the_setup_form_sent_is_the_scenarios_when_both_are_declared(caps, form, sent):
+def test_the_setup_form_sent_is_the_scenarios_when_both_are_declared(caps, form, sent):
     from conquian_ref.engine.dealing import deal
 
     profile = PROFILES[0]
@@ -290,7 +290,7 @@ def test_issue_11_the_setup_form_sent_is_the_scenarios_when_both_are_declared(ca
     assert set(conn.sent) - {"profile", "dealer"} == sent
 
 
-def test_issue_11_a_setup_must_be_a_complete_deal():
+def test_a_setup_must_be_a_complete_deal():
     from conquian_ref.engine.dealing import deal
 
     profile = PROFILES[0]
@@ -310,7 +310,7 @@ def test_issue_11_a_setup_must_be_a_complete_deal():
 
 
 # -- cards: the letter form only on the wire (C-DECK-2) -----------------------------------------------
-def test_issue_11_the_schema_card_pattern_takes_every_letter_name_and_no_glyph():
+def test_the_schema_card_pattern_takes_every_letter_name_and_no_glyph():
     card = definition_validator("common", "/$defs/card")
     for profile in PROFILES:
         for c in profile.deck.ordered():
@@ -318,14 +318,14 @@ def test_issue_11_the_schema_card_pattern_takes_every_letter_name_and_no_glyph()
             assert not card.is_valid(profile.deck.glyph(c)), profile.deck.glyph(c)
 
 
-def test_issue_11_c_deck_2_says_the_protocol_carries_the_letter_form_only():
+def test_rule_c_deck_2_says_the_protocol_carries_the_letter_form_only():
     core = (REPO / "docs" / "rules" / "core.md").read_text(encoding="utf-8")
     rule = core.split("### C-DECK-2")[1].split("\n### ")[0]
     assert "glyph" in rule and "protocol" in rule and "letter form" in rule
 
 
 # -- match after the match is won ---------------------------------------------------------------------
-def test_issue_11_match_after_it_is_won_gives_the_winner_and_refuses_another_deal():
+def test_match_after_it_is_won_gives_the_winner_and_refuses_another_deal():
     profile = next(p for p in PROFILES if (profile_data(p.id)["match"] or {}).get("points_to_win"))
     rules = profile_data(profile.id)["match"]
     wins = -(-rules["points_to_win"] // rules["points_per_win"])  # enough wins of seat 0
@@ -339,7 +339,7 @@ def test_issue_11_match_after_it_is_won_gives_the_winner_and_refuses_another_dea
 
 
 # -- history ------------------------------------------------------------------------------------------
-def test_issue_11_history_is_a_list_of_the_documented_events():
+def test_history_is_a_list_of_the_documented_events():
     documented = next(line for line in PROTOCOL_MD.splitlines() if line.startswith("| `history` |"))
     seen = set()
     for profile in PROFILES:
@@ -352,7 +352,7 @@ def test_issue_11_history_is_a_list_of_the_documented_events():
 
 
 # -- docs/implementers.md quotes no corpus size -------------------------------------------------------
-def test_issue_11_implementers_md_quotes_no_stale_corpus_size():
+def test_implementers_md_quotes_no_stale_corpus_size():
     text = (REPO / "docs" / "implementers.md").read_text(encoding="utf-8")
     counts = re.findall(r"\b(\d+) scenarios\b(?! in a row)", text)
     assert not counts, f"implementers.md quotes corpus sizes that go stale: {counts}"

@@ -1,5 +1,5 @@
 """The pytest integration: another project runs the corpus inside its own test suite, through
-the `conformance(...)` factory or the plugin (`--conquian-impl`, issue 13 item 6)."""
+the `conformance(...)` factory or the plugin (`--conquian-impl`)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_a_deviating_engine_fails_with_file_step_and_annotation(pytester):
     result.stdout.fnmatch_lines(["*aa-0001*check.legal*", "*expected:*pass*", "*annotation:*"])
 
 
-# -- issue 13, item 6: the plugin (pytest11 entry point, --conquian-* options) --------------------
+# -- the plugin (pytest11 entry point, --conquian-* options) ---------------------------------------
 
 
 REFERENCE_IMPL = "python:conquian_ref.conformance.adapter:ReferenceAdapter"
@@ -95,12 +95,12 @@ def small_corpus(pytester) -> Path:
     return corpus
 
 
-def test_issue_13_plugin_is_registered_through_the_pytest11_entry_point():
+def test_plugin_is_registered_through_the_pytest11_entry_point():
     found = {e.name: e.value for e in entry_points(group="pytest11")}
     assert found.get("conquian_ref") == "conquian_ref.pytest_plugin"
 
 
-def test_issue_13_plugin_is_inert_without_conquian_impl(pytester):
+def test_plugin_is_inert_without_conquian_impl(pytester):
     pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
     result = pytester.runpytest("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
@@ -110,7 +110,7 @@ def test_issue_13_plugin_is_inert_without_conquian_impl(pytester):
         assert option in helped.stdout.str()
 
 
-def test_issue_13_plugin_makes_one_item_per_scenario_named_by_its_id(pytester):
+def test_plugin_makes_one_item_per_scenario_named_by_its_id(pytester):
     small_corpus(pytester)
     result = pytester.runpytest("-v", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
                                 "--conquian-validate-messages", "-k", f"{IDS[0]} or {IDS[1]}")
@@ -119,7 +119,7 @@ def test_issue_13_plugin_makes_one_item_per_scenario_named_by_its_id(pytester):
     assert f"conquian::{IDS[0]} PASSED" in out and f"conquian::{IDS[1]} PASSED" in out, out
 
 
-def test_issue_13_plugin_failure_is_the_check_runners_text_without_chained_tracebacks(pytester):
+def test_plugin_failure_is_the_check_runners_text_without_chained_tracebacks(pytester):
     corpus = small_corpus(pytester)
     card = yaml.safe_load(DEALS[0].read_text(encoding="utf-8"))["setup"]["hands"][0][0]
     impl = f"{sys.executable} {ADAPTERS / 'crash_on_card.py'} --card {card}"
@@ -136,7 +136,7 @@ def test_issue_13_plugin_failure_is_the_check_runners_text_without_chained_trace
     assert f"engine: cannot deal {card} to seat 0" in out
 
 
-def test_issue_13_plugin_known_failure_that_passes_is_a_strict_xpass(pytester):
+def test_plugin_known_failure_that_passes_is_a_strict_xpass(pytester):
     small_corpus(pytester)
     pytester.makefile(".yaml", known=f"- id: {IDS[0]}\n  reason: pretend house rule\n")
     result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
@@ -145,7 +145,7 @@ def test_issue_13_plugin_known_failure_that_passes_is_a_strict_xpass(pytester):
     result.stdout.fnmatch_lines(["*XPASS(strict)*pretend house rule*"])
 
 
-def test_issue_11_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeypatch):
+def test_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeypatch):
     # The plugin honours every kind of entry check does: by cause and by rule too, once the
     # failure's first divergence is known (it honoured ids only).
     monkeypatch.syspath_prepend(str(ADAPTERS))
@@ -167,7 +167,7 @@ def test_issue_11_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester
     pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus").assert_outcomes(failed=1)
 
 
-def test_issue_11_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytester):
+def test_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytester):
     small_corpus(pytester)
     pytester.makefile(".yaml", known="- rule: XX-NOPE-1\n  reason: typo\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
@@ -177,7 +177,7 @@ def test_issue_11_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytes
     assert "Traceback" not in result.stdout.str()
 
 
-def test_issue_13_plugin_bad_corpus_option_is_one_line(pytester):
+def test_plugin_bad_corpus_option_is_one_line(pytester):
     result = pytester.runpytest("-q", "-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "nowhere")
     err = result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "--conquian-corpus: nowhere: no such folder" in err, err
@@ -222,7 +222,7 @@ def test_a_known_failures_path_outside_the_project_never_silently_disables_the_p
     result.stdout.fnmatch_lines(["*XPASS(strict)*pretend house rule*"])
 
 
-def test_issue_13_factory_adapter_error_has_no_chained_traceback(pytester):
+def test_factory_adapter_error_has_no_chained_traceback(pytester):
     small_corpus(pytester)
     card = yaml.safe_load(DEALS[0].read_text(encoding="utf-8"))["setup"]["hands"][0][0]
     impl = f"{sys.executable} {ADAPTERS / 'crash_on_card.py'} --card {card}"

@@ -1,7 +1,7 @@
-"""The reports say what partial checking left out, and where an adapter failed (issue 11, items 4
-and 6): the checks a scenario could not make (a capability not declared, a deal given as hands)
-are listed in the text, the JSON and the JUnit reports, and an errored scenario names its step
-and the file's line of that step.
+"""The reports say what partial checking left out, and where an adapter failed: the checks
+a scenario could not make (a capability not declared, a deal given as hands) are listed in the
+text, the JSON and the JUnit reports, and an errored scenario names its step and the file's line
+of that step.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def partial_run() -> Run:
         return run_check(impl="python:few_capabilities:Adapter", scenarios=chosen)
 
 
-def test_issue_11_item_4_checks_not_made_are_listed_in_every_report(partial_run):
+def test_checks_not_made_are_listed_in_every_report(partial_run):
     made = [r for r in partial_run.results if r.skipped_checks]
     assert made, "the selection has checks the capabilities do not allow"
     assert all(r.status != "skipped" for r in partial_run.results)  # never skipped whole
@@ -53,7 +53,7 @@ def test_issue_11_item_4_checks_not_made_are_listed_in_every_report(partial_run)
     assert sum(o.startswith("checks not made: ") for o in outs) == sum(not r.counts_as_failure for r in made)
 
 
-def test_issue_11_item_4_a_deck_given_as_hands_says_dealing_not_tested(partial_run):
+def test_a_deck_given_as_hands_says_dealing_not_tested(partial_run):
     decks = [r for r in partial_run.results if "deck" in r.scenario.data["setup"]]
     assert decks, "the selection has a scenario whose setup is a deck order"
     for r in decks:
@@ -61,7 +61,7 @@ def test_issue_11_item_4_a_deck_given_as_hands_says_dealing_not_tested(partial_r
     assert "dealing not tested" in text_report(partial_run)
 
 
-def test_issue_11_item_6_an_errored_scenario_names_its_step_and_line():
+def test_an_errored_scenario_names_its_step_and_line():
     s = load_scenario(sorted(corpus_dir().glob("*/turn/*.yaml"))[0])
     failure = Crash("the adapter exited (status 1)", "", "apply")
     failure.step, failure.line = 2, s.line("steps", 1)

@@ -25,8 +25,8 @@ def test_corpus_is_not_empty():
 
 
 @pytest.mark.parametrize("profile", PROFILE_IDS)
-def test_issue_10_every_profile_has_three_golden_complete_deals_and_twenty_scenarios(profile):
-    # Issue 10 item 4: at least 3 golden complete deals for each profile (a whole deal to its
+def test_every_profile_has_three_golden_complete_deals_and_twenty_scenarios(profile):
+    # At least 3 golden complete deals for each profile (a whole deal to its
     # end: tagged golden, an outcome), at least 20 scenarios for each variation.
     mine = [s for s in SCENARIOS if s.profile == profile]
     golden = [s.id for s in mine if "golden" in s.data.get("tags", []) and s.data.get("outcome") is not None]
@@ -34,7 +34,7 @@ def test_issue_10_every_profile_has_three_golden_complete_deals_and_twenty_scena
     assert len(mine) >= 20
 
 
-def test_issue_10_the_spielanleitung_baseline_has_forty_scenarios():
+def test_the_spielanleitung_baseline_has_forty_scenarios():
     assert len([s for s in SCENARIOS if s.profile == "spielanleitung-v1"]) >= 40
 
 

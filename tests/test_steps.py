@@ -255,7 +255,7 @@ def test_record_refuses_in_one_line_a_check_the_walk_cannot_ask(legal, message, 
         record_text(tmp_path / scenario.path.name, yaml.safe_dump(data, sort_keys=False))
 
 
-# -- partial checking (issue 11 item 4) ---------------------------------------------------------
+# -- partial checking ---------------------------------------------------------------------------
 def _with_legal_check_and_deck():
     return next(
         s for s in SCENARIOS
@@ -285,7 +285,7 @@ class WithoutLegalNorDeck:
         return answer
 
 
-def test_issue_11_a_scenario_runs_the_checks_its_capabilities_allow_and_lists_the_others():
+def test_a_scenario_runs_the_checks_its_capabilities_allow_and_lists_the_others():
     from conquian_ref.conformance.check import run_check
     from conquian_ref.conformance.driver import DEALING_UNTESTED
 
@@ -311,7 +311,7 @@ class WrongStateWithoutLegal(WithoutLegalNorDeck):
         return answer
 
 
-def test_issue_11_the_checks_that_run_still_fail():
+def test_with_checks_skipped_the_checks_that_run_still_fail():
     from conquian_ref.conformance.check import run_check
 
     scenario = _with_legal_check_and_deck()
@@ -319,7 +319,7 @@ def test_issue_11_the_checks_that_run_still_fail():
     assert result.status == "failed" and result.skipped_checks
 
 
-def test_issue_11_only_a_scenario_that_cannot_be_set_up_is_skipped_whole():
+def test_only_a_scenario_that_cannot_be_set_up_is_skipped_whole():
     from conquian_ref.conformance.check import skip_reason
     from conquian_ref.conformance.client import Handshake
 
@@ -331,7 +331,7 @@ def test_issue_11_only_a_scenario_that_cannot_be_set_up_is_skipped_whole():
     assert "needs capability match" in skip_reason(match, bare)
 
 
-def test_issue_11_refusals_compared_without_reasons_are_listed():
+def test_refusals_compared_without_reasons_are_listed():
     scenario = next(s for s in SCENARIOS if any(isinstance(step.get("expect"), dict) for step in s.steps) and "match" not in s.data)
     walked = walk(scenario, Reference(), reasons=False, capabilities={"state", "setup_hands", "setup_deck"})
     assert walked.passed
