@@ -120,11 +120,15 @@ def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses:
     played alone or with the house rules `found` so far, whose replay of `scenario` agrees with
     the implementation's answers `theirs` at every step up to `step` (1-based) and then the
     longest: all those that agree equally long, in the order tried (none: nothing explains it).
+    When a house rule already found agrees with every answer, the others are not tried (the
+    run's finds explain it; trying the whole library at every divergence is most of the cost).
     `compare(planned, ours, got)` lists a step's differences (diagnosis._differences). With a
     `position` (the reference's, where the implementation was put back after an earlier
     divergence), the replays start there, and `plans` and `theirs` are the steps after it."""
     best, best_reach = [], step - 1
-    for variant in dict.fromkeys((*found, *hypotheses)):
+    for n, variant in enumerate(dict.fromkeys((*found, *hypotheses))):
+        if n == len(found) and best and best_reach == len(plans):
+            break  # a house rule already found agrees with every answer: the run's earlier finds explain it
         others = tuple(v for v in found if v is not variant)
         reach = max(
             _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft", position)

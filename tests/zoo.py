@@ -1,4 +1,4 @@
-"""The zoo of house-rule engines: the report names exactly each engine's house rules, once each.
+"""The zoo of house-rule engines (tests/test_zoo_*.py, split in two files so that two workers run it): the report names exactly each engine's house rules, once each.
 
 Each engine plays one or two house rules, and the test asserts that `check`, with the library of
 house rules it tries at every divergence (conquian_ref.tools.mutants.house_rules), names exactly
@@ -42,8 +42,7 @@ ZOO = [
 ]
 
 
-@pytest.mark.parametrize("engine, impl, profile, played", ZOO, ids=[p.values[0] for p in ZOO])
-def test_the_report_names_exactly_the_house_rules_an_engine_plays(engine, impl, profile, played, monkeypatch):
+def names_exactly_the_house_rules(engine, impl, profile, played, monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "adapters"))
     run = run_check(impl=impl, profile=profile, max_failures=0, hypotheses=house_rules())
     failing = [r for r in run.results if r.counts_as_failure]
