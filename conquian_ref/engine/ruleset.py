@@ -84,7 +84,8 @@ class RuleSet:
     match: type  # the match of several deals (conquian_ref.engine.match.Match)
     variants: tuple[Variant, ...] = ()
     refusals_by_slot: Mapping = field(default_factory=dict)  # (phase, action type) -> the rows to try
-    listing_by_slot: Mapping = field(default_factory=dict)  # phase -> action type -> the same rows, split for listings
+    listing_by_slot: Mapping = field(default_factory=dict)
+    runs: Mapping = field(default_factory=dict)  # {step name: its function}: what Game.run calls without the trace  # phase -> action type -> the same rows, split for listings
 
 
 def resolve(profile: Profile, rules: tuple[str, ...]) -> tuple[str, ...]:
@@ -168,6 +169,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         variants=variants,
         refusals_by_slot=by_slot,
         listing_by_slot=listing_slots(by_slot, tables["phases"], tables["policies"]),
+        runs={name: step.run for name, step in tables["steps"].items()},
         **singles,
     )
 
