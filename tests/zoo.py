@@ -47,7 +47,7 @@ def names_exactly_the_house_rules(engine, impl, profile, played, monkeypatch):
     run = run_check(impl=impl, profile=profile, max_failures=0, hypotheses=house_rules())
     failing = [r for r in run.results if r.counts_as_failure]
     assert failing and not [r for r in failing if r.status == "errored"], f"{engine}: every house rule fails some scenario, none errors"
-    causes = {r.cause for r in failing}
+    causes = {r.cause for r in failing}  # the first divergence of each scenario (those seen past it: docs/implementers.md, "The zoo")
     assert all(cause.explained for cause in causes), f"{engine}: unexplained causes {sorted(map(str, causes))}"
     assert {cause.house_rule for cause in causes} == played, f"{engine}: named {sorted(map(str, causes))}"
     for cause in causes:  # one cause per house rule, named by the rule the house rule changes

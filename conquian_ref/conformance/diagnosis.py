@@ -106,6 +106,10 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
                 break
         if divergence is None:
             break
+        if position is not None and divergence.cause.unsupported:
+            # An error answer at a position the implementation was put at: it may refuse the
+            # position's premise as much as lack the action. Ambiguous, so not reported: stop here.
+            break
         divergences.append(divergence)
         # See past it: put the implementation at the reference's position and go on, when it can
         # take a position up (the `setup_position` capability) and is not broken.
