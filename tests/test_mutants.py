@@ -207,3 +207,15 @@ def test_mutants_are_variants_not_overrides_of_the_game_s_private_methods():
         assert not re.search(r"class \w+\((\w+\.)?(Game|MutantGame)\)", source), f"{module.__name__} subclasses Game"
     variants = [m for m in MUTANTS.values() if m.variant is not None]
     assert len(variants) >= len(MUTANTS) - 5, "the adapter mutants are the few that change a protocol answer"
+
+
+def test_mutants_shared_among_processes_give_the_same_report_in_the_same_order():
+    """`conquian-ref mutants` uses every core (--jobs): each mutant's replay is independent, so
+    the report is the same, mutant by mutant and scenario by scenario, as in one process."""
+    from conquian_ref.tools.mutation import run_mutants
+
+    names = ["exchange-without-swap", "pick-may-be-changed", "run-wraps", "glyphs-refused"]
+    alone = run_mutants(names, SMALL_CORPUS, jobs=1)
+    shared = run_mutants(names, SMALL_CORPUS, jobs=2)
+    assert [(r.id, r.caught_by, r.first_failure) for r in shared.results] == [(r.id, r.caught_by, r.first_failure) for r in alone.results]
+    assert [r.id for r in shared.results] == names

@@ -18,12 +18,14 @@ a scenario, which would make the analysis meaningless), 2 for a usage error.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
-from .options import add_corpus_option, add_json_option, emit
+from .options import add_corpus_option, add_json_option, emit, positive_int
 
 FIRST_IDS = 5  # scenario ids shown per mutant in the text report
 
@@ -170,9 +172,12 @@ def run_mutant(mutant, scenarios: list, reference_failures=(), stop_at_first: bo
     return result
 
 
-def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None, scenarios: list | None = None) -> MutationReport:
+def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None, scenarios: list | None = None,
+                jobs: int = 1, progress: bool = False) -> MutationReport:
     """Run the selected mutants (all by default) against the corpus and report what caught them.
-    `scenarios` may be given already loaded (the tests do); else the corpus folder is loaded."""
+    `scenarios` may be given already loaded (the tests do); else the corpus folder is loaded.
+    `jobs`: the processes the mutants are shared among (each mutant's replay is independent);
+    the report is the same whatever the number, in the registry's order."""
     from ..conformance.client import REFERENCE
     from .mutants import MUTANTS, reachable_mutants
 
@@ -186,10 +191,50 @@ def run_mutants(names: list[str] | None = None, corpus: Path | str | None = None
         folder = str(corpus) if corpus else "(given scenarios)"
     reference = replay_all(REFERENCE, scenarios)
     chosen = [MUTANTS[n] for n in names] if names else reachable_mutants()
-    results = [run_mutant(m, scenarios, reference) for m in chosen]
+    results = _run_all(chosen, scenarios, reference, max(1, jobs), progress)
     report = MutationReport(folder, len(scenarios), sorted(reference), results, time.perf_counter() - started)
     report.not_run = [m.id for m in MUTANTS.values() if m.unreachable and m not in chosen]
     return report
+
+
+_WORKER: dict = {}  # in a worker process: the scenarios and the reference's failures
+
+
+def _start_worker(scenarios: list, reference: dict) -> None:
+    _WORKER.update(scenarios=scenarios, reference=reference)
+
+
+def _run_in_worker(mutant_id: str) -> MutantResult:
+    from .mutants import MUTANTS
+
+    return run_mutant(MUTANTS[mutant_id], _WORKER["scenarios"], _WORKER["reference"])
+
+
+def _run_all(chosen: list, scenarios: list, reference: dict, jobs: int, progress: bool) -> list[MutantResult]:
+    """Each mutant's result, in the order chosen: in this process, or shared among `jobs`
+    processes (the corpus is sent to each once)."""
+    from ..conformance.progress import progress_bar
+
+    bar = progress_bar(len(chosen), "mutant", progress)
+    try:
+        if jobs == 1 or len(chosen) < 2:
+            results = []
+            for mutant in chosen:
+                results.append(run_mutant(mutant, scenarios, reference))
+                bar.update(1)
+            return results
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chosen)), initializer=_start_worker, initargs=(scenarios, reference)) as pool:
+            futures = [pool.submit(_run_in_worker, m.id) for m in chosen]
+            for future in futures:
+                future.add_done_callback(lambda _: bar.update(1))
+            return [future.result() for future in futures]
+    finally:
+        bar.close()
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def configure(parser):
@@ -197,9 +242,11 @@ def configure(parser):
     parser.add_argument("--only", nargs="+", action="extend", default=[], metavar="ID", help="run only these mutants (ids as listed in docs/mutation.md)")
     add_corpus_option(parser, "the scenario folder that must catch the mutants")
     add_json_option(parser, "the report")
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                        help="processes to share the mutants among (default: every core)")
 
     def run(args) -> int:
-        report = run_mutants(args.only or None, args.corpus)
+        report = run_mutants(args.only or None, args.corpus, jobs=args.jobs or default_jobs(), progress=True)
         emit(args.json_path, report.to_json, report.text)
         return 0 if report.ok else 1
 
