@@ -40,7 +40,8 @@ const CONFIG = {
   profiles: ['torno-cisneros-v1', 'anglo-american-v1'],
   // 'state' is required. Then at least one of 'setup_hands' / 'setup_deck' (the runner converts
   // between the two through the profile's dealing pattern). Optional, each unlocking more
-  // scenarios: 'reason_codes', 'legal_actions', 'observation', 'perft', 'match'. Declare
+  // scenarios: 'reason_codes', 'legal_actions', 'observation', 'perft', 'match', and for the
+  // profiles that need them 'stakes', 'four_seats', 'duplicate_cards' (README.md). Declare
   // 'setup_position' only if your engine can restore a deal at a mid-deal position (the hook
   // setupPosition below): the runner can then put it at the reference's position after a
   // divergence and go on past it.
@@ -51,11 +52,14 @@ const PROTOCOL_VERSION = 1;
 
 // ================================================================================================
 // ENGINE HOOKS: replace each body with calls into your engine. Until then each one throws
-// "not implemented: <hook>", which the loop reports as an error answer (the runner marks the
-// scenario as errored, never as a rule disagreement).
+// "not implemented: <hook>", which the loop reports as an error answer: the runner marks the
+// scenario as errored, except for `apply`, where an error answer means "my engine cannot
+// express this action" and the scenario fails with that cause (docs/implementers.md, section 10).
 //
 // Cards are strings in the profile's notation: '7O', '12B' (torno-cisneros-v1), 'QS', '4H'
-// (anglo-american-v1). Seats are 0 and 1. Lists of cards that are a stock or a deck are top
+// (anglo-american-v1 and the spielanleitung-* profiles). Seats are 0 and 1, or 0 to 3 in a
+// four-seat profile (capability 'four_seats'); with two decks (capability 'duplicate_cards') a
+// card list may name a card twice: the two copies. Lists of cards that are a stock or a deck are top
 // card first. A hook may return a Promise (it is awaited); requests are handled one at a time.
 // Throw an Error for anything that is not a rule refusal (malformed input, an internal error):
 // it becomes an error answer with the message and the stack.
