@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 
 from .actions import FIELDS, Action, check_action, parse_action, resolved
-from .cards import bit, cards_of, count, distinct, mask_of
+from .cards import cards_of, count, distinct, mask_of
 from .errors import IllegalAction
 from .outcome import Outcome
 from .phases import SEATS, Phase

@@ -7,7 +7,6 @@ from ...engine.actions import Action
 from ...engine.cards import bit
 from ...engine.phases import PHASES, Phase
 from ...engine.policies import MeldTiming
-from ...engine.refusals import BY_CODE
 from ...engine.outcome import How, Outcome
 from .base import observation, phase, reference_step, refusal, step
 from .registry import mutant
@@ -52,7 +51,6 @@ def _uses_naming_available(game, seat):
 
 
 def _refused_without_available(code):
-    row = BY_CODE[code]
     return refusal(code, lambda g, s, a, ref: ref(g, s, _without_available(g, a)) if a.type == "use" else ref(g, s, a))
 
 
