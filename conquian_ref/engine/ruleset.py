@@ -12,8 +12,10 @@ A `RuleSet` gathers every table of behaviour of one profile under one name per r
   deck order), `observe` (what a seat may know), `match` (the scoring of a match).
 
 A `Variant` is a named house rule: its id, the rule id it changes, one sentence, and the rows or
-entries it replaces (`replaces`, by name: `steps.play.reject`, `refusals.card_does_not_fit`,
-`phases.exchange`, `policies.own_fit`, `melds`, `deal`, `observe`, `match`), or the profile fields it
+entries it replaces (`replaces`, by name: `steps.play.reject`, `refusals.card_does_not_fit` (None
+removes it), `phases.exchange`, `policies.own_fit` (whatever the profile's value) or
+`policies.fit.extension` (the entry of one value), `melds`, `deal`, `observe`, `match`; a
+`steps.<phase>.<action type>` the reference lacks adds a transition), or the profile fields it
 changes (`profile`). `ruleset_for(profile, variants)` applies them in order. The reference with a
 house rule is one line: `Game.from_deck(profile, deck, dealer, variants=[variant])`.
 
