@@ -166,8 +166,8 @@ def test_new_match_scenario(capsys, tmp_path):
 
 
 def assert_only_leftovers(path: Path, *fields: str) -> None:
-    """A recorded draft replays, yet lint names what the scaffold left for the author (issue 22,
-    friction 2): the TODO annotation and, in a deal, the commented example steps."""
+    """A recorded draft replays, yet lint names what the scaffold left for the author (a draft left
+    as scaffolded): the TODO annotation and, in a deal, the commented example steps."""
     read, problems = lint([path])
     assert read == 1 and [p.field for p in problems] == list(fields), problems
     assert "TODO" in problems[0].message
@@ -175,7 +175,7 @@ def assert_only_leftovers(path: Path, *fields: str) -> None:
 
 
 def test_lint_refuses_the_scaffold_todo_and_example_block_and_hints_record_for_an_unrecorded_draft(capsys, tmp_path):
-    # Issue 22, frictions 2 and 5: lint on a fresh draft says to run record; after record it names
+    # Lint on a fresh draft says to run record; after record it names
     # the TODO annotation and the commented block, at their lines; the corpus has neither.
     path = new_draft(capsys, tmp_path)
     status, out, err = run(capsys, "lint", path)
@@ -529,7 +529,7 @@ def test_record_fills_a_corpus_file_back_from_its_draft(path, monkeypatch):
 
 @pytest.mark.parametrize("profile_id", ["spielanleitung-partnership-v1", "anglo-american-v1", "torno-cisneros-v1"])
 def test_new_keeps_each_rule_id_whole_and_speaks_of_an_exchange_only_where_there_is_one(capsys, tmp_path, profile_id):
-    # Issue 22, friction 3: the TODO annotation once folded `SAPT-` / `TURN-1` across lines, and
+    # A bug: the TODO annotation once folded `SAPT-` / `TURN-1` across lines, and
     # the hands' comment said "before any exchange" in profiles without one.
     from conquian_ref.spec.rulebook import rules_for
 

@@ -230,7 +230,7 @@ def test_persistent_fault_stops_the_run_early(adapter, kind, corpus, order, tmp_
     first = run.results[0]
     assert first.scenario.id == order[0] and first.status == "errored" and first.adapter.kind == kind
     # ... and the run stops after STOP_AFTER identical failures, with one message.
-    # Issue 11 item 6: the scenarios not reached are still in the results, as not run.
+    # The scenarios not reached are still in the results, as not run.
     assert [r.status for r in run.results] == ["errored"] * STOP_AFTER + ["not_run"] * (len(order) - STOP_AFTER), run.stopped_early
     assert {r.adapter.kind for r in run.results[:STOP_AFTER]} == {kind}
     assert {r.reason for r in run.results[STOP_AFTER:]} == {"not run: stopped early"}
@@ -242,7 +242,7 @@ def test_persistent_fault_stops_the_run_early(adapter, kind, corpus, order, tmp_
 
 def test_skipped_scenarios_do_not_reset_the_stop_early_streak(corpus, order):
     # Without legal_actions, tc-0003 and tc-0013 are run with their legal checks skipped
-    # (partial checking, issue 11): they crash like the others.
+    # (partial checking): they crash like the others.
     run = check("crash", corpus, "--drop", "legal_actions")
     assert not any(r.status == "skipped" for r in run.results)
     assert run.count("errored") == STOP_AFTER
@@ -390,7 +390,7 @@ def test_known_failure_that_fails_is_xfail(mixed_run):
     result = by_id(mixed_run)["tc-0015"]
     assert result.reason == "house rule: a second exchange is allowed"
     assert result.failure is not None and not result.counts_as_failure
-    skipped = by_id(mixed_run)["tc-0003"].skipped_checks  # partial checking (issue 11)
+    skipped = by_id(mixed_run)["tc-0003"].skipped_checks  # partial checking
     assert skipped and all("check.legal (needs capability legal_actions)" in line for line in skipped)
     assert not mixed_run.ok  # tc-0016 failed
     assert "xfail tc-0015: house rule: a second exchange is allowed" in text_report(mixed_run, verbose=True)
@@ -529,7 +529,7 @@ def test_malformed_known_failures_file_on_the_command_line(tmp_path):
 
 
 def test_k_matches_the_path_within_the_corpus_not_the_folders_above_it(tmp_path):
-    # Issue 13: `check -k h6` selected every scenario because the checkout lived in a folder of
+    # A bug: `check -k h6` selected every scenario because the checkout lived in a folder of
     # that name. A pattern is matched against the id, the title and the file relative to the
     # corpus (from the profile's folder on), never against the folders above the corpus.
     from conquian_ref.conformance.check import corpus_path, select

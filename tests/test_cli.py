@@ -220,6 +220,6 @@ def test_bench_quick_json(capsys):
         assert p["legal"]["positions"] > 0
         assert p["games"]["actions"] > 0
         assert p["arrangement"]["checks_per_second_cold"] > 0
-    # issue 11 item 10: the fuzz figure (quick: the first profile, over the adapter process)
+    # the fuzz figure (quick: the first profile, over the adapter process)
     assert [f["profile"] for f in report["fuzz"]] == list(PROFILE_IDS)[:1]
     assert report["fuzz"][0]["games"] == 20 and report["fuzz"][0]["games_per_second"] > 0

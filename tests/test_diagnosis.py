@@ -1,4 +1,4 @@
-"""Issue 11 items 1, 2, 5, 6, 9 and issue 12 item 4: the first divergence, causes, honest counts,
+"""The first divergence, causes, honest counts,
 several implementations side by side, and reports that stay valid and safe for any string.
 
 The deliberately wrong engine is tests/adapters/auto_take.py: after an accepted `pass` it takes
@@ -225,7 +225,7 @@ def test_several_implementations_side_by_side(scenarios):
     assert not re.search(r"^  1 ", table, re.M)  # the reference never diverges from itself
 
 
-# -- issue 12 item 4: reports for hostile strings ----------------------------------------------
+# -- reports for hostile strings -------------------------------------------------------------
 HOSTILE = "\x1b[31m\x1b]0;pwn\x07\x00\x01\x08\x0b\x0c\x1f\x7f\x85\x9b\udfff\ud800\ufffe\uffff\t\r"
 
 

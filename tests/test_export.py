@@ -1,4 +1,4 @@
-"""Issue 22, item 3: `conquian-ref export`, the corpus as plain data for any language.
+"""`conquian-ref export`, the corpus as plain data for any language.
 
 The export is a build artifact, not kept in the repository: these tests regenerate it and pin
 that it is deterministic, valid against schema/export.schema.json, and complete: a consumer

@@ -1,4 +1,4 @@
-"""Issue 22, item 4: the frictions a new user hit, each pinned where a test can pin it.
+"""The frictions a new user hit, each pinned where a test can pin it.
 
 Named after the friction: 6 (machine-readable lint, fuzz and smoke; JUnit totals and ids),
 13 (`fuzz --shrink-time 0`), 14 (the version and the corpus fingerprint in every report and in

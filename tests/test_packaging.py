@@ -1,4 +1,4 @@
-"""Issue 22, item 1: what `pip install` gives is the source tree, file for file.
+"""What `pip install` gives is the source tree, file for file.
 
 The sdist and the wheel are built as a release builds them (`python -m build`: the sdist, then
 the wheel from the unpacked sdist, so nothing from a stale build/ folder leaks in), offline with

@@ -1,6 +1,6 @@
 """The public face (conquian_ref/__init__.py): its names exist, its example runs, and importing
-the engine floor pulls in no third-party package (issue 9: "the engine imports only the
-standard library")."""
+the engine floor pulls in no third-party package (the engine imports only the
+standard library)."""
 
 from __future__ import annotations
 

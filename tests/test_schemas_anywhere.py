@@ -223,7 +223,7 @@ def test_new_modeline_is_relative_inside_a_folder_with_the_schema(tmp_path, caps
 
 
 def test_new_modeline_outside_is_relative_to_a_copy_of_the_bundled_schema_in_the_corpus(tmp_path, capsys):
-    # Issue 22, friction 4: never an absolute file:// path into this machine's installation.
+    # Never an absolute file:// path into this machine's installation.
     draft = new_draft(capsys, tmp_path / "elsewhere")
     target = schema_of(draft)
     assert not target.startswith(("/", "file:")), target

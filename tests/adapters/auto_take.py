@@ -1,4 +1,4 @@
-"""A deliberately wrong engine with an automatic-take house rule (issue 11, "Done when"), as an
+"""A deliberately wrong engine with an automatic-take house rule, as an
 in-process adapter (`--impl python:auto_take:Adapter`, with tests/adapters on sys.path).
 
 It wraps the reference adapter; after an accepted `pass`, when the seat now to act can use the

@@ -1,6 +1,6 @@
 """An in-process adapter (`--impl python:few_capabilities:Adapter`, with tests/adapters on
 sys.path): the reference adapter declaring only `state` and `setup_hands`, so that every match
-scenario (which needs the `match` capability) is skipped whole (issue 11 item 5: a run whose
+scenario (which needs the `match` capability) is skipped whole (a run whose
 every scenario is skipped tested nothing, and fails). Checks the capabilities do not allow are
 skipped one by one (partial checking): they never skip a deal scenario whole."""
 

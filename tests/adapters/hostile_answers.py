@@ -1,4 +1,4 @@
-"""In-process adapters whose answers carry every hostile string (issue 12 item 4), with
+"""In-process adapters whose answers carry every hostile string, with
 tests/adapters on sys.path: `python:hostile_answers:Answers` refuses every action with a reason
 full of control characters and U+FFFE, and puts such a string in the state (NaN and Infinity never reach a report: the runner refuses them as `garbage`);
 `python:hostile_answers:Handshake` fails the handshake with such a message. The reports must

@@ -1,5 +1,5 @@
 """A nasty adapter: the reference adapter, with one hostile answer shape or behaviour per mode
-(issue 12, "The runner against a nasty adapter"; tests/test_nasty_adapters.py).
+(the runner against a nasty adapter; tests/test_nasty_adapters.py).
 
     python nasty.py MODE [PIDFILE]
 

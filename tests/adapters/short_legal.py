@@ -1,7 +1,7 @@
 """An in-process adapter (`--impl python:short_legal:Adapter`, with tests/adapters on sys.path):
 the reference adapter whose legal-action lists leave out their last action, and nothing else
 wrong. Its first divergence is at a step's `legal` answer; on a step without an action the
-cause is named after that request (issue 11 item 2)."""
+cause is named after that request."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ class LegalErrorLate(ReferenceAdapter):
             return {"seq": request.get("seq"), "error": {"message": str(exc)}}
 
 
-# -- two independent house rules, each one cause (tests/test_fuzz.py, issue 11 item 10) ---------------
+# -- two independent house rules, each one cause (tests/test_fuzz.py) ---------------------------------
 # An engine with a coarser vocabulary of reasons: each rewrites one refusal code of the reference.
 RENAMED_REFUSALS = {
     "no_discard_now": "not_your_turn",  # a discard while a card is on offer: "not your turn to discard"
