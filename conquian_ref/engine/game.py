@@ -26,7 +26,7 @@ from .errors import IllegalAction
 from .outcome import Outcome
 from .phases import SEATS, Phase
 from .profile import Profile
-from .refusals import BY_CODE, legal_among, message, refusal, traced_rules
+from .refusals import legal_among, message, refusal, traced_rules
 from .ruleset import RuleSet, Variant, resolve, ruleset_for
 from .setup import check_dealt, check_seat, parse_deck_order
 from .state import available_json, state_json
@@ -162,11 +162,8 @@ class Game:
         return new
 
     def __deepcopy__(self, memo):
-        # The profile, its rule set, meld table and frozen rule set are shared, immutable; the rest is copied.
-        new = object.__new__(type(self))
-        for key, value in self.__dict__.items():
-            new.__dict__[key] = value if key in _SHARED else copy.deepcopy(value, memo)
-        return new
+        # copy.deepcopy(game) is a clone: the rule set and the profile stay shared, immutable.
+        return self.clone()
 
     # -- who acts --------------------------------------------------------------------------
     @property
@@ -257,7 +254,7 @@ class Game:
             row = refusal(self, seat, act)
             if row is not None:
                 if self.trace:
-                    self._record(traced_rules(BY_CODE.get(row.code, row), self, act))
+                    self._record(traced_rules(row, self, act))
                 raise IllegalAction(row.code, message(row, self, seat, act))
         elif self.deck.copies > 1 and (act.card is not None or act.cards):
             self.run("resolve_copies")  # as _held_copies would: the listed copies are the held ones
@@ -289,8 +286,8 @@ class Game:
             return self._runs[name](self, *args)
         step = self._steps[name]
         rules = step.rules
-        for name in step.policies:
-            policy = self.ruleset.policies[name]
+        for key in step.policies:
+            policy = self.ruleset.policies[key]
             rules += policy.rules
             for consulted in getattr(policy, "consults", ()):  # a policy that asks another (the fit)
                 rules += self.ruleset.policies[consulted].rules
