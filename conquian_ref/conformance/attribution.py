@@ -114,6 +114,18 @@ def governing_rule(profile_id: str, request: str, action: object, refused_by: st
     return rules[0] if rules else None
 
 
+def reference_answers(reference: Reference, planned: list[tuple]) -> list:
+    """The reference's answers to a step's requests (`(name, *args)`, a Reference method each);
+    a request the rules refuse as malformed is answered by its one-line error."""
+    answers = []
+    for name, *args in planned:
+        try:
+            answers.append(getattr(reference, name)(*args))
+        except ConquianError as exc:
+            answers.append(f"error: {exc}")
+    return answers
+
+
 def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses: tuple[Variant, ...], found: tuple[Variant, ...],
                compare, request: str = "apply", position: dict | None = None) -> tuple[Variant, ...]:
     """The house rules among `found` (the run's earlier finds, first) and `hypotheses`, each
@@ -187,14 +199,10 @@ def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[V
         if i + 1 != step or perft_too is False:  # the perft counts left out: not even computed (they change no state)
             kept = [k for k, (name, *_) in enumerate(planned) if name != "perft"]
             planned, got = [planned[k] for k in kept], [got[k] for k in kept]
-        ours = []
-        for name, *args in planned:
-            try:
-                ours.append(getattr(reference, name)(*args))
-            except ConquianError as exc:
-                ours.append(f"error: {exc}")
-            except Exception:  # a house rule that breaks on this deal explains nothing here
-                return i
+        try:
+            ours = reference_answers(reference, planned)
+        except Exception:  # a house rule that breaks on this deal explains nothing here
+            return i
         if all(_plainly_equal(o, g) for o, g in zip(ours, got)):
             continue  # equal as they are: no comparator needed (most steps of most replays)
         if compare(planned, ours, got):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..engine.errors import ConquianError
 from ..engine.ruleset import Variant
-from .attribution import Cause, explaining, governing_rule, house_rule_of, unsupported_cause
+from .attribution import Cause, explaining, governing_rule, house_rule_of, reference_answers, unsupported_cause
 from .compare import compare_actions, mismatches
 from .failures import AdapterFailure, Unsupported
 from .protocol import CHECK_CAPABILITIES, match_answer
@@ -83,7 +83,7 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
     if "match" in scenario.data:
         return _diagnose_match(scenario, driver)
     data, profile = scenario.data, scenario.profile
-    reference = Reference()
+    reference = Reference(trace=False)  # only its answers are compared
     reference.setup(profile, data["setup"])
     try:
         driver.setup(profile, data["setup"])
@@ -98,7 +98,7 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
         theirs = [[next(answers, None) for _ in planned] for planned in plans[start:]]
         divergence = None
         for offset, (planned, got) in enumerate(zip(plans[start:], theirs)):
-            mine, _ = _reference_step(reference, planned)
+            mine = reference_answers(reference, planned)
             differences = _differences(planned, mine, got, reasons)
             if differences:
                 divergence = _divergence(scenario, start + offset + 1, planned, mine, got, differences, reasons,
@@ -166,22 +166,6 @@ def _requests(step: dict, capabilities: set[str]) -> list[tuple]:
             value = check[kind]
             planned.append((kind, len(value)) if kind == "perft" else (kind, value["seat"]))
     return planned
-
-
-def _reference_step(reference: Reference, planned: list[tuple]) -> tuple[list, set[str]]:
-    """The reference's answers to a step's requests, and the rules its trace records for them."""
-    game = reference.game
-    earlier = set(game.rules_fired)
-    game.rules_fired.clear()
-    answers = []
-    for name, *args in planned:
-        try:
-            answers.append(getattr(reference, name)(*args))
-        except ConquianError as exc:
-            answers.append(_error(exc))
-    rules = set(game.rules_fired)
-    game.rules_fired.update(earlier)
-    return answers, rules
 
 
 def _differences(planned, mine, theirs, reasons: bool) -> list[tuple[str, object, object]]:
