@@ -127,7 +127,8 @@ def reference_answers(reference: Reference, planned: list[tuple]) -> list:
 
 
 def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses: tuple[Variant, ...], found: tuple[Variant, ...],
-               compare, request: str = "apply", position: dict | None = None) -> tuple[Variant, ...]:
+               compare, request: str = "apply", position: dict | None = None, base: tuple[Variant, ...] = (),
+               horizon: int | None = None) -> tuple[Variant, ...]:
     """The house rules among `found` (the run's earlier finds, first) and `hypotheses`, each
     played alone or with the house rules `found` so far, whose replay of `scenario` agrees with
     the implementation's answers `theirs` at every step up to `step` (1-based) and then the
@@ -136,16 +137,31 @@ def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses:
     run's finds explain it; trying the whole library at every divergence is most of the cost).
     `compare(planned, ours, got)` lists a step's differences (diagnosis._differences). With a
     `position` (the reference's, where the implementation was put back after an earlier
-    divergence), the replays start there, and `plans` and `theirs` are the steps after it."""
+    divergence), the replays start there, and `plans` and `theirs` are the steps after it. With
+    `base` (house rules the reference itself plays: fuzz's known failures), every replay plays
+    them too, and a position is one reached under them. With a `horizon`, the replays look no
+    further than that many steps past `step` (a fuzzed game runs to hundreds of steps: those that
+    agree that far all explain it, and the run's fewest house rules settle between them)."""
+    if horizon is not None:
+        plans, theirs = plans[: step + horizon], theirs[: step + horizon]
+    def agreeing(variants: tuple[Variant, ...]) -> int:
+        return _agreeing_steps(scenario, plans, theirs, (*base, *variants), compare, step, request == "perft", position, base)
+
+    without: dict[tuple, int] = {}  # how far the other house rules found agree on their own
     best, best_reach = [], step - 1
     for n, variant in enumerate(dict.fromkeys((*found, *hypotheses))):
         if n == len(found) and best and best_reach == len(plans):
             break  # a house rule already found agrees with every answer: the run's earlier finds explain it
+        reach = agreeing((variant,))
         others = tuple(v for v in found if v is not variant)
-        reach = max(
-            _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft", position)
-            for variants in (((variant,), (*others, variant)) if others else ((variant,),))
-        )
+        if others:
+            # Played with the others found, it explains the divergence only where they alone do
+            # not: a house rule is never credited with what another one does.
+            if others not in without:
+                without[others] = agreeing(others)
+            with_others = agreeing((*others, variant))
+            if with_others > without[others]:
+                reach = max(reach, with_others)
         if reach > best_reach:
             best, best_reach = [variant], reach
         elif reach == best_reach and best:
@@ -181,7 +197,7 @@ def house_rule_of(profile_id: str, variant: Variant) -> str | None:
 
 
 def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[Variant, ...], compare, step: int,
-                    perft_too: bool = False, position: dict | None = None) -> int:
+                    perft_too: bool = False, position: dict | None = None, reached_by: tuple[Variant, ...] = ()) -> int:
     """How many steps from the first the reference with `variants` answers as the implementation
     did. The perft counts are left out (but at the diverging `step` when the divergence is a
     perft count, `perft_too`): they count whole trees of play, which an implementation may
@@ -192,7 +208,7 @@ def _agreeing_steps(scenario, plans: list, theirs: list[list], variants: tuple[V
         if position is None:
             reference.setup(scenario.profile, scenario.data["setup"])
         else:
-            reference.setup_position(scenario.profile, position)
+            reference.setup_position(scenario.profile, position, reached_by)
     except ConquianError:
         return 0
     for i, (planned, got) in enumerate(zip(plans, theirs)):

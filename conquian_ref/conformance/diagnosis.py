@@ -74,16 +74,18 @@ class Divergence:
 
 
 def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
-             hypotheses: tuple[Variant, ...] = (), found: tuple[Variant, ...] = ()) -> Divergence | None:
+             hypotheses: tuple[Variant, ...] = (), found: tuple[Variant, ...] = (),
+             variants: tuple[Variant, ...] = (), horizon: int | None = None) -> Divergence | None:
     """The first divergence of `driver` (the implementation) from the reference on `scenario`,
     its cause named by the house rules among `hypotheses` and `found` (the ones already found in
-    the run) or by the rule that governs what differs. An AdapterFailure of the implementation is
-    itself a divergence (at the step it struck); the caller restarts the adapter when `driver`
-    raised one (see `broken`)."""
+    the run) or by the rule that governs what differs. With `variants` (house rules the caller
+    knows the implementation plays: fuzz's known failures), the reference plays them, and so does
+    every replay of a hypothesis. An AdapterFailure of the implementation is itself a divergence
+    (at the step it struck); the caller restarts the adapter when `driver` raised one (see `broken`)."""
     if "match" in scenario.data:
         return _diagnose_match(scenario, driver)
     data, profile = scenario.data, scenario.profile
-    reference = Reference(trace=False)  # only its answers are compared
+    reference = Reference(variants=variants, trace=False)  # only its answers are compared
     reference.setup(profile, data["setup"])
     try:
         driver.setup(profile, data["setup"])
@@ -102,7 +104,7 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
             differences = _differences(planned, mine, got, reasons)
             if differences:
                 divergence = _divergence(scenario, start + offset + 1, planned, mine, got, differences, reasons,
-                                         plans[start:], theirs, offset + 1, hypotheses, found, position)
+                                         plans[start:], theirs, offset + 1, hypotheses, found, position, variants, horizon)
                 break
         if divergence is None:
             break
@@ -128,7 +130,8 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
     return first
 
 
-def _divergence(scenario, i, planned, mine, got, differences, reasons, plans, theirs, step, hypotheses, found, position) -> Divergence:
+def _divergence(scenario, i, planned, mine, got, differences, reasons, plans, theirs, step, hypotheses, found, position,
+                base=(), horizon=None) -> Divergence:
     """The divergence at step `i` (1-based in the scenario; `step` in `plans`, the steps asked
     since the implementation was last put at the reference's position), with its cause."""
     profile, action = scenario.profile, scenario.data["steps"][i - 1].get("action")
@@ -143,7 +146,7 @@ def _divergence(scenario, i, planned, mine, got, differences, reasons, plans, th
     refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
     divergence = Divergence(i, request, differences, Cause(governing_rule(profile, request, action, refused_by), None, signature),
                             action, None, kind, keys)
-    divergence.explained_by = explaining(scenario, plans, theirs, step, hypotheses, found, compare, request, position)
+    divergence.explained_by = explaining(scenario, plans, theirs, step, hypotheses, found, compare, request, position, base, horizon)
     if divergence.explained_by:
         divergence.name_house_rule(profile, divergence.explained_by[0])
     return divergence

@@ -57,11 +57,12 @@ class Reference:
         self.game.trace = self.trace
         self.last_match = None
 
-    def setup_position(self, profile_id: str, position: dict) -> None:
+    def setup_position(self, profile_id: str, position: dict, reached_by: tuple[Variant, ...] = ()) -> None:
         """Take a deal up at a mid-deal position (Game.from_position: the state, the public
-        history, the opening-card flag), played on with this reference's house rules. Raises
-        MalformedInput naming the field of an impossible or malformed position."""
-        self.game = Game.from_position(self.profile_loader(profile_id), position, self.variants)
+        history, the opening-card flag), reached under the house rules `reached_by`, played on
+        with this reference's house rules. Raises MalformedInput naming the field of an
+        impossible or malformed position."""
+        self.game = Game.from_position(self.profile_loader(profile_id), position, self.variants, reached_by)
         self.game.trace = self.trace
         self.last_match = None
 

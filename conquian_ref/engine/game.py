@@ -127,14 +127,15 @@ class Game:
         return cls._dealt(profile, profile.deck.shuffled_indices(seed), dealer, variants)
 
     @classmethod
-    def from_position(cls, profile: Profile, position: object, variants: tuple[Variant, ...] = ()) -> "Game":
+    def from_position(cls, profile: Profile, position: object, variants: tuple[Variant, ...] = (),
+                      reached_by: tuple[Variant, ...] = ()) -> "Game":
         """The deal at a mid-deal position (`position()`'s form: the canonical state, the public
-        history, the opening-card flag), replayed by the profile's rules to check it, then
-        played on with `variants`; an impossible position is MalformedInput naming the field
-        (conquian_ref.engine.position)."""
+        history, the opening-card flag), replayed by the profile's rules (with `reached_by`, the
+        house rules it was reached under) to check it, then played on with `variants`; an
+        impossible position is MalformedInput naming the field (conquian_ref.engine.position)."""
         from .position import from_position
 
-        return from_position(cls, profile, position, tuple(variants))
+        return from_position(cls, profile, position, tuple(variants), tuple(reached_by))
 
     def position(self) -> dict:
         """This deal's position: what `from_position` takes up (conquian_ref.engine.position)."""

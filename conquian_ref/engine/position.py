@@ -22,7 +22,8 @@ must be the position's, key by key. Every card once, hands within the deal rule,
 that arrange (C-ARR-1), seats, phase and counts consistent: all hold because the reference
 reached the position. Anything else is MalformedInput naming the field (`position.state.hands[0]`,
 `position.history[7]`). The position is the reference's: it is replayed by the profile's own
-rules, then played on with the house rules given (`variants`).
+rules (with `reached_by`, the house rules the reference that reached it played, if any), then
+played on with the house rules given (`variants`).
 """
 
 from __future__ import annotations
@@ -48,20 +49,22 @@ def position_of(game) -> dict:
     return {"state": game.state_json(), "history": [dict(e) for e in game.history], "opening_card": game.opening_card}
 
 
-def from_position(game_class, profile: Profile, position: object, variants: tuple[Variant, ...] = ()):
-    """The deal at `position`, played on with `variants` (see the module docstring)."""
+def from_position(game_class, profile: Profile, position: object, variants: tuple[Variant, ...] = (),
+                  reached_by: tuple[Variant, ...] = ()):
+    """The deal at `position`, reached under the house rules `reached_by` and played on with
+    `variants` (see the module docstring)."""
     state, history = _read(profile, position)
     places = _places(profile, state)
     hands, stock = _dealt(profile, state, places, history)
     try:
-        game = game_class.from_deal(profile, hands, stock, state["dealer"])
+        game = game_class.from_deal(profile, hands, stock, state["dealer"], reached_by)
     except MalformedInput as exc:
         raise MalformedInput("position.history", f"the state and the history add up to no deal of {profile.id}: {exc}") from None
     _replay(game, history)
     _finish_exchange(game, state)
     _compare(game, state, places, position["opening_card"])
     game.fired_last = []
-    return _with_house_rules(game, variants) if variants else game
+    return _with_house_rules(game, variants) if tuple(variants) != tuple(reached_by) else game
 
 
 # -- reading ----------------------------------------------------------------------------------------

@@ -6,10 +6,15 @@ Reproducibility: game `g` of a run seeded with `S` under profile `P` is dealt fr
 (`reproduce_command`), and a game is the same whichever shard plays it (`--shard K/N` plays
 the games g with g % N == K - 1, `shard_games`).
 
-The run keeps going after a divergence: each divergence has a cause (causes.py); the first game
-of a new cause is shrunk (shrink.py) and written as its own draft scenario (draft.py) to `--out`,
-a cause already found or listed in `--known-failures` (known.py) is only counted. The run stops
-once `--causes N` new causes are found, or when the games are played.
+The run keeps going after a divergence: each divergence has a cause, named as `check` names one
+(diagnose.py: the house rule of the library that plays as the implementation does, or the rule
+that governs what differs), and where the implementation can be put at a position, the game is
+followed past each divergence, so a known cause never hides a later one. The first game of a new
+cause is shrunk (shrink.py) and written as its own draft scenario (draft.py) to `--out`; a cause
+seen past a game's first divergence is written unshrunk, with a note. A cause already found or
+listed in `--known-failures` (known.py) is only counted; a house rule listed there is played by
+the reference itself (lockstep.py), so everything else is checked exactly. The run stops once
+`--causes N` new causes are found, or when the games are played.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from ...conformance.client import DEFAULT_TIMEOUT, REFERENCE, Connection, descri
 from ...conformance.failures import AdapterFailure
 from ...conformance.progress import progress_bar
 from ...engine.errors import ConquianError
+from ...engine.ruleset import Variant
 from ..simulate import game_seed
 from .agent import AgentSource, GameSpec
 from .causes import Cause, cause_of
@@ -34,6 +40,7 @@ from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
 from .known import FuzzKnown
 from .lockstep import Lockstep, Pending, plan
+from .naming import Seen, settle
 from .shrink import Shrunk, shrink
 
 DEFAULT_OUT = "fuzz-out"
@@ -53,6 +60,8 @@ class Found:
     game: int
     divergence: Divergence  # as first found
     original: GameSpec
+    later: bool = False  # seen past the game's first divergence (not shrunk: its game shows another cause first)
+    seen: Seen | None = None  # the divergence it was first told by (naming.py)
     shrunk: Shrunk | None = None
     scenario: Path | None = None
     problems: list = field(default_factory=list)  # lint problems of the written scenario (none expected)
@@ -73,6 +82,8 @@ class FuzzRun:
     counts: Counter = field(default_factory=Counter)  # divergences per cause, new and known
     known: dict[Cause, str] = field(default_factory=dict)  # the known causes seen, with their entry's reason
     replays: int = 0  # games played again with every step checked (to find a first divergence)
+    house_rules: list = field(default_factory=list)  # the house rules found so far: tried first at every divergence
+    seen: list[Seen] = field(default_factory=list)  # every divergence, with its cause (naming.py)
     seconds: float = 0.0  # wall-clock time of playing the games (after the handshake; shrinks included)
 
     # The first new cause, under the names of a run that stopped at its first divergence.
@@ -151,9 +162,11 @@ def run_fuzz(
     known: FuzzKnown | None = None,
     shard: tuple[int, int] = (1, 1),
     every_step: bool = False,
+    hypotheses: tuple[Variant, ...] = (),
 ) -> FuzzRun:
     """Fuzz `impl` against the reference until `causes` new causes of divergence are found (each
     shrunk and written to `out`) or the games are played; `known` causes are counted only.
+    `hypotheses`: the house rules that may explain a divergence (the CLI passes the library).
     ConquianError (one line) when the implementation cannot be fuzzed at all."""
     if seed is None:
         seed = secrets.randbelow(2**32)
@@ -170,10 +183,15 @@ def run_fuzz(
         )
         if known.by_id:
             echo(f"fuzz: {known.by_id} known-failure entr{'ies' if known.by_id != 1 else 'y'} by scenario id left aside (they do not apply to random games)")
-        lockstep = Lockstep(conn)
-        report = lambda found: _report(run, found, lockstep, handshake, out, timeout, shrink_seconds, echo)  # noqa: E731
+        lockstep = Lockstep(conn, known.variants)
+        if known.variants:
+            echo(f"fuzz: the reference plays the known house rule(s) {', '.join(v.id for v in known.variants)}")
+        report = lambda found: _report(run, found, lockstep, out, timeout, shrink_seconds, echo)  # noqa: E731
         started = time.perf_counter()
-        _play_games(run, lockstep, known, causes, every_step, report, progress)
+        _play_games(run, lockstep, known, causes, every_step, report, progress, tuple(hypotheses))
+        settle(run, known, lambda seen: _found(run, seen, timeout, out), echo)
+        for found in run.found:
+            _write_draft(run, found, lockstep, handshake, out, echo)
         run.seconds = time.perf_counter() - started
         run.replays = lockstep.replays
         for cause, n in run.counts.most_common():
@@ -214,7 +232,8 @@ def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str
     return chosen
 
 
-def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool) -> None:
+def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool,
+                hypotheses: tuple[Variant, ...] = ()) -> None:
     """Play the run's games, profile by profile, until `causes` new causes are found. Game g + 1
     is planned on the reference while the adapter answers game g (Lockstep.send / finish)."""
     from ...spec.profiles import load_profile
@@ -228,21 +247,23 @@ def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int,
             for g in per_profile:
                 spec = GameSpec(profile_id, prof.deck.shuffled(game_seed(run.seed, g, f"fuzz-deck/{profile_id}")), g % 2)
                 source = AgentSource(random.Random(game_seed(run.seed, g, f"fuzz-agent/{profile_id}")))
-                game = plan(prof, spec.deck, spec.dealer, source, every_step, lockstep.caps)
+                game = plan(prof, spec.deck, spec.dealer, source, every_step, lockstep.caps, lockstep.variants)
                 spec.choices = source.choices[: len(game.steps)]
-                if pending and _finished(run, lockstep, pending, known, causes, report, bar):
+                if pending and _finished(run, lockstep, pending, known, causes, report, bar, hypotheses):
                     return
                 pending = (lockstep.send(prof, spec.deck, spec.dealer, game, spec.choices), spec, g)
         if pending:
-            _finished(run, lockstep, pending, known, causes, report, bar)
+            _finished(run, lockstep, pending, known, causes, report, bar, hypotheses)
     except AdapterFailure as exc:  # a restart failed
         raise ConquianError(f"the implementation {describe_command(run.impl)} could not be restarted: {exc}") from None
     finally:
         bar.close()
 
 
-def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, causes: int, report, bar) -> bool:
-    """Read and judge a game sent; count its divergence by cause, report a new one. True: enough causes."""
+def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, causes: int, report, bar,
+              hypotheses: tuple[Variant, ...] = ()) -> bool:
+    """Read and judge a game sent; count each of its divergences by cause, report each new one.
+    True: enough causes."""
     sent, spec, g = pending
     trace = lockstep.finish(sent)
     run.games += 1
@@ -250,26 +271,63 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
     bar.update(1)
     if trace.divergence is None:
         return False
-    cause = cause_of(trace.divergence, spec.profile)
-    run.counts[cause] += 1
-    if run.counts[cause] > 1:
-        return False
-    reason = known.match(cause)
-    if reason is not None:
-        run.known[cause] = reason
-        return False
-    spec.choices = trace.choices or spec.choices
-    found = Found(cause, spec.profile, g, trace.divergence, spec)
-    run.found.append(found)
-    report(found)
-    return len(run.found) >= causes
+    whole = GameSpec(spec.profile, spec.deck, spec.dealer, list(spec.choices))  # every action, past the divergence too
+    spec.choices = trace.choices or spec.choices  # up to the first divergence: what is shrunk
+    for n, (cause, divergence, explained_by) in enumerate(_causes(run, lockstep, whole, trace.divergence, hypotheses)):
+        seen = Seen(cause, explained_by, spec.profile, g, divergence, spec if n == 0 else whole, later=n > 0)
+        run.seen.append(seen)
+        run.counts[cause] += 1
+        if run.counts[cause] > 1:
+            continue
+        reason = known.match(cause)
+        if reason is not None:
+            run.known[cause] = reason
+            continue
+        found = Found(cause, spec.profile, g, divergence, seen.spec, later=n > 0, seen=seen)
+        run.found.append(found)
+        report(found)
+        if len(run.found) >= causes:
+            return True
+    return False
 
 
-def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, timeout, shrink_seconds, echo) -> None:
-    """Tell a new cause, shrink its game (keeping the cause), and write its draft scenario to
-    `out` (then lint it)."""
+def _causes(run: FuzzRun, lockstep: Lockstep, spec: GameSpec, first: Divergence, hypotheses: tuple[Variant, ...]) -> list:
+    """The (cause, divergence, house rules explaining it) of each divergence of a game that differs: diagnosed as `check`
+    diagnoses a scenario (diagnose.py), every divergence past the first as well; the lockstep's
+    own first divergence (shrunk, drafted) stands for the first. An adapter that failed, or a
+    diagnosis the answers defeat, leaves the lockstep's divergence and its cause alone."""
     from ...spec.profiles import load_profile
-    from ..lint import lint
+    from .diagnose import game_causes, game_scenario
+
+    alone = [(cause_of(first, spec.profile), first, ())]
+    if first.kind == "adapter":
+        return alone
+    scenario = game_scenario(load_profile(spec.profile), spec, lockstep.caps, lockstep.variants)
+    try:
+        named = game_causes(scenario, lockstep.driver_in_step(), lockstep.caps, hypotheses, tuple(run.house_rules), lockstep.variants)
+    except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        lockstep.broken = True  # restarted before the next game
+        return alone
+    if not named:
+        return alone
+    for _, _, diagnosed in named:
+        if diagnosed.house_rule is not None and diagnosed.house_rule not in run.house_rules:
+            run.house_rules.append(diagnosed.house_rule)
+    return [(cause, first if n == 0 else divergence, diagnosed.explained_by) for n, (cause, divergence, diagnosed) in enumerate(named)]
+
+
+def _found(run: FuzzRun, seen: Seen, timeout, out) -> Found:
+    """The Found of a cause first met under another name (naming.settle): reported unshrunk."""
+    found = Found(seen.cause, seen.profile, seen.game, seen.divergence, seen.spec, later=seen.later, seen=seen)
+    found.reproduce = reproduce_command(run.impl, found.profile, run.seed, found.game, str(out), timeout)
+    found.shrunk = Shrunk(seen.spec, seen.divergence, "not shrunk: named when the run's house rules were settled")
+    return found
+
+
+def _report(run: FuzzRun, found: Found, lockstep: Lockstep, out, timeout, shrink_seconds, echo) -> None:
+    """Tell a new cause and shrink its game (keeping the cause); its draft is written at the end
+    of the run, once the causes are settled (`_write_draft`)."""
+    from ...spec.profiles import load_profile
 
     div, spec = found.divergence, found.original
     found.reproduce = reproduce_command(run.impl, found.profile, run.seed, found.game, str(out), timeout)
@@ -277,9 +335,13 @@ def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, time
     echo(f"fuzz: divergence in {found.profile} game {found.game} ({div.kind}): {div.describe()}")
     echo(f"fuzz: reproduce: {found.reproduce}")
     profile = load_profile(found.profile)
-    if shrink_seconds > 0:
-        echo(f"fuzz: shrinking with Hypothesis (at most {shrink_seconds:g} s) ...")
-    shrunk = found.shrunk = shrink(lockstep, profile, spec, div, run.seed, found.game, shrink_seconds)
+    if found.later:  # its game shows another cause first: a smaller game would not keep this one
+        shrunk = found.shrunk = Shrunk(spec, div, f"not shrunk: seen past the game's first divergence, at action {div.actions_before + 1}, "
+                                                  "the implementation put at the reference's position")
+    else:
+        if shrink_seconds > 0:
+            echo(f"fuzz: shrinking with Hypothesis (at most {shrink_seconds:g} s) ...")
+        shrunk = found.shrunk = shrink(lockstep, profile, spec, div, run.seed, found.game, shrink_seconds)
     final = shrunk.divergence
     if shrunk.spec is not spec:
         echo(
@@ -288,6 +350,15 @@ def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, time
         )
     else:
         echo(f"fuzz: {shrunk.note}")
+
+
+def _write_draft(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, echo) -> None:
+    """Write the draft scenario of a new cause to `out` (then lint it)."""
+    from ...spec.profiles import load_profile
+    from ..lint import lint
+
+    profile, div, shrunk = load_profile(found.profile), found.divergence, found.shrunk
+    final = shrunk.divergence
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     scenario_id = free_id(profile, out)
@@ -301,10 +372,15 @@ def _report(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out, time
         + f" Found after {div.steps} action(s), shrunk to {final.steps} ({shrunk.note})."
         + f" Reproduce the original game: {found.reproduce}"
     )
-    data = scenario_data(shrunk.spec, final, lockstep.caps, scenario_id, annotation)
+    if lockstep.variants:
+        annotation += (f" The reference played the known house rule(s) {', '.join(v.id for v in lockstep.variants)}:"
+                       " the expectations follow them.")
+    data = scenario_data(shrunk.spec, final, lockstep.caps, scenario_id, annotation, lockstep.variants)
     path = out / f"{scenario_id}.yaml"
     path.write_text(scenario_text(data), encoding="utf-8")
     found.scenario = path
+    if lockstep.variants:  # lint replays on the reference without the house rules its expectations follow
+        return
     _, found.problems = lint([path])
     for problem in found.problems:  # should never happen: the steps are the reference's own answers
         echo(f"fuzz: warning: {problem}")

@@ -44,8 +44,9 @@ def configure(parser: argparse.ArgumentParser):
     parser.add_argument("--causes", type=positive_int, default=1, metavar="N",
                         help="stop once N new causes of divergence are found, each shrunk to its own draft (default: 1)")
     parser.add_argument("--known-failures", action="append", default=[], metavar="FILE",
-                        help="a known-failures file (as for check; repeatable): divergences whose cause, or a rule of "
-                        "it, is listed are counted, not shrunk; entries by scenario id do not apply")
+                        help="a known-failures file (as for check; repeatable): a house rule listed is played by the "
+                        "reference; divergences whose cause, or a rule of it, is listed are counted, not shrunk; "
+                        "entries by scenario id do not apply")
     parser.add_argument("--every-step", action="store_true",
                         help="compare the legal actions and the state at every step of every game (slower; by default "
                         "the answers at every step and the state at the end, every step only for a game that differs)")
@@ -61,6 +62,7 @@ def configure(parser: argparse.ArgumentParser):
 
         from ...conformance.reports import json_text
         from ..options import STDOUT
+        from ..mutants import house_rules
         from .known import read_known
         from .report import fuzz_json
 
@@ -70,6 +72,7 @@ def configure(parser: argparse.ArgumentParser):
             impl=args.impl, profile=args.profile, games=args.games, seed=args.seed, first_game=args.game,
             out=args.out, timeout=args.timeout, shrink_seconds=args.shrink_time, progress=True, echo=echo,
             causes=args.causes, known=read_known(args.known_failures), shard=args.shard, every_step=args.every_step,
+            hypotheses=house_rules(),  # the library that names a divergence's house rule, as in check
         )
         if args.json_path == STDOUT:
             sys.stdout.write(json_text(fuzz_json(result)))

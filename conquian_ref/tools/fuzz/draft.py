@@ -16,6 +16,7 @@ from pathlib import Path
 from ...engine.errors import ConquianError, IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
+from ...engine.ruleset import Variant
 from ..yamltext import flow
 from .agent import GameSpec, ListSource, decode
 from .divergence import Divergence
@@ -24,12 +25,14 @@ ID_RANGE = range(9900, 10000)  # scenario ids of fuzz drafts: <prefix>-99NN
 HEADER = "# Drafted by `conquian-ref fuzz` from the reference engine's answers: NEEDS REVIEW (see the annotation).\n"
 
 
-def scenario_data(spec: GameSpec, divergence: Divergence, caps: set[str], scenario_id: str, annotation: str) -> dict:
-    """The scenario of a failing game, its expectations recorded from the reference engine."""
+def scenario_data(spec: GameSpec, divergence: Divergence, caps: set[str], scenario_id: str, annotation: str,
+                  variants: tuple[Variant, ...] = ()) -> dict:
+    """The scenario of a failing game, its expectations recorded from the reference engine (with
+    `variants`, the known house rules the fuzzer played the game with)."""
     from ...spec.profiles import load_profile
     from ...spec.rulebook import rules_for
 
-    game = Game.from_deck(load_profile(spec.profile), spec.deck, spec.dealer)
+    game = Game.from_deck(load_profile(spec.profile), spec.deck, spec.dealer, variants)
     setup_rules = list(game.fired_last)
     source = ListSource(spec.choices)
     steps: list[dict] = []

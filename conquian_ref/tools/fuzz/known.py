@@ -1,10 +1,12 @@
 """The known failures a fuzz run applies: entries by cause signature or by rule id.
 
 A known-failures file (conquian_ref.spec.known, `check --known-failures`) lists scenario ids,
-rule ids (`rule:`) and cause signatures (`cause:`, the text of a diagnosis Cause). A random game
-is no scenario, so for fuzz only the last two apply: a divergence whose cause is listed, or whose
-cause names a listed rule, is counted as known and not shrunk. Entries by scenario id are read
-(and so checked) but do not apply; the run says how many it left aside. The files are read, and
+house rules (`house_rule:`), rule ids (`rule:`) and cause signatures (`cause:`, the text of a
+diagnosis Cause). A random game is no scenario, so entries by scenario id are read (and so
+checked) but do not apply; the run says how many it left aside. A house rule listed is played by
+the reference itself (`variants`, lockstep.py), so the implementation is checked exactly
+everywhere else; a divergence whose cause names a listed house rule, is listed, or names a
+listed rule, is counted as known and not shrunk. The files are read, and
 merged, by the spec's own loader: an entry listed twice is its one-line error.
 """
 
@@ -22,27 +24,36 @@ class FuzzKnown:
 
     causes: dict[str, str] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
-    by_id: int = 0  # entries by scenario id or house rule: they do not apply to random games (yet)
+    house_rules: dict[str, str] = field(default_factory=dict)
+    variants: tuple = ()  # the listed house rules, as the reference plays them
+    by_id: int = 0  # entries by scenario id: they do not apply to random games
 
     def match(self, cause: Cause) -> str | None:
-        """The reason of the entry covering `cause` (by its text, else by the rule it names), or None."""
+        """The reason of the entry covering `cause` (by its house rule, its text, else by the rule
+        it names), or None."""
+        if cause.house_rule in self.house_rules:
+            return self.house_rules[cause.house_rule]
         text = str(cause)
         if text in self.causes:
             return self.causes[text]
         return self.rules.get(cause.rule) if cause.rule else None
 
     def __len__(self) -> int:
-        return len(self.causes) + len(self.rules)
+        return len(self.causes) + len(self.rules) + len(self.house_rules)
 
 
 def read_known(paths: list[str | Path]) -> FuzzKnown:
     """The entries of the files, merged; ConquianError (file:line: field) on any problem."""
     from ...spec.known import load_known_failures
+    from ..mutants import house_rules_named
 
     known = FuzzKnown()
-    for entry in load_known_failures(*paths).entries:
-        if entry.kind in ("id", "house_rule"):
+    entries = load_known_failures(*paths)
+    known.variants = house_rules_named(entries)
+    kinds = {"cause": known.causes, "rule": known.rules, "house_rule": known.house_rules}
+    for entry in entries.entries:
+        if entry.kind == "id":
             known.by_id += 1
         else:
-            (known.causes if entry.kind == "cause" else known.rules)[entry.value] = entry.reason
+            kinds[entry.kind][entry.value] = entry.reason
     return known

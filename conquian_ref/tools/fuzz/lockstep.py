@@ -29,6 +29,7 @@ from ...conformance.failures import AdapterFailure, BadAnswer, Unsupported
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
+from ...engine.ruleset import Variant
 from .agent import ListSource, choose
 from .compare import legal_divergence, result_divergence, state_divergence
 from .divergence import Divergence, Trace, short
@@ -60,9 +61,11 @@ class Plan:
     every_step: bool = False
 
 
-def plan(profile: Profile, deck: list[str], dealer: int, source, every_step: bool, caps: set[str]) -> Plan:
-    """Play the whole game on the reference, its steps chosen by `source` (agent.py)."""
-    game = Game.from_deck(profile, deck, dealer)
+def plan(profile: Profile, deck: list[str], dealer: int, source, every_step: bool, caps: set[str],
+         variants: tuple[Variant, ...] = ()) -> Plan:
+    """Play the whole game on the reference (with `variants`: the house rules the run knows the
+    implementation plays), its steps chosen by `source` (agent.py)."""
+    game = Game.from_deck(profile, deck, dealer, variants)
     result = Plan(None, tuple(game.fired_last), every_step=every_step)
     if every_step and "state" in caps:
         result.setup_state = game.state_json()
@@ -113,8 +116,11 @@ class Lockstep:
     one (read its answers, compare), then `send` the next (`Pending`): the two processes work at
     the same time, on two cores."""
 
-    def __init__(self, conn: Connection):
+    def __init__(self, conn: Connection, variants: tuple[Variant, ...] = ()):
         self.conn = conn
+        # The house rules a known-failures file names (docs/fuzzing.md): the reference plays them,
+        # so everything else is checked exactly.
+        self.variants = tuple(variants)
         self.driver = ImplementationDriver(conn)
         self.caps = set(conn.handshake.capabilities)
         self.broken = False  # the adapter failed: restart it before the next game
@@ -125,12 +131,12 @@ class Lockstep:
         (so that a failure that depends on what the adapter saw before cannot count). Without
         `every_step`, a game that differs is played again with every step checked."""
         if not every_step:
-            game = plan(profile, deck, dealer, source, False, self.caps)
+            game = plan(profile, deck, dealer, source, False, self.caps, self.variants)
             return self.finish(self.send(profile, deck, dealer, game, _choices(source, game), fresh))
         self._restart_if(fresh)
         # Step by step (each step's requests pipelined), stopping at the first divergence: what
         # the shrink asks for, game after game, and Hypothesis draws no further than needed.
-        game = Game.from_deck(profile, deck, dealer)
+        game = Game.from_deck(profile, deck, dealer, self.variants)
         setup_state = game.state_json() if "state" in self.caps else None
         pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(setup_state, tuple(game.fired_last))
         applied = 0
@@ -148,6 +154,12 @@ class Lockstep:
         """Send these (request, check) pairs pipelined, and judge the answers in order."""
         answers = self.conn.request_many([(cmd, fields) for (cmd, fields), _ in pairs])
         return self._judged([check for _, check in pairs], answers)
+
+    def driver_in_step(self) -> ImplementationDriver:
+        """The driver, on an adapter restarted first if it failed or may still owe answers (for
+        a diagnosis between games)."""
+        self._restart_if(False)
+        return self.driver
 
     def _restart_if(self, fresh: bool) -> None:
         # Out of step: an answer of the last game may still come (a failure after its divergence).

@@ -24,13 +24,15 @@ def fuzz_json(run: FuzzRun) -> dict:
         "replays": run.replays,
         "seconds": round(run.seconds, 3),
         "divergences": run.divergences,
+        # A cause as check's report gives it: the rule broken, the house rule that explains it (or null).
         "new_causes": [
-            {"cause": str(f.cause), "profile": f.profile, "game": f.game, "scenario": str(f.scenario) if f.scenario else None,
+            {"cause": str(f.cause), "rule": f.cause.rule, "house_rule": f.cause.house_rule, "profile": f.profile, "game": f.game,
+             "seen_past_first_divergence": f.later, "scenario": str(f.scenario) if f.scenario else None,
              "reproduce": f.reproduce, "shrunk": f.shrunk.note if f.shrunk else None}
             for f in run.found
         ],
         "counts": [
-            {"cause": str(cause), "divergences": n, "known": run.known.get(cause)}
+            {"cause": str(cause), "rule": cause.rule, "house_rule": cause.house_rule, "divergences": n, "known": run.known.get(cause)}
             for cause, n in sorted(run.counts.items(), key=lambda item: (-item[1], str(item[0])))
         ],
         "ok": not run.found,

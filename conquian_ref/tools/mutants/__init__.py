@@ -39,13 +39,35 @@ from .registry import MUTANTS, Mutant, mutant, reachable_mutants
 
 AREAS = (house_rules_area, cards_and_melds, deal_and_exchange, turn, forcing, end_and_reasons, observation_and_match)
 
-__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "house_rules", "mutant", "reachable_mutants"]
+__all__ = ["AREAS", "MUTANTS", "Mutant", "MutantAdapter", "MutantTable", "house_rules", "house_rules_named", "mutant",
+           "reachable_mutants"]
 
 
 def house_rules() -> tuple:
     """The library of house rules the diagnosis tries at a divergence (conformance.attribution):
     every mutant that is a variant of the reference, in registration order."""
     return tuple(m.variant for m in MUTANTS.values() if m.variant is not None)
+
+
+def house_rules_named(known) -> tuple:
+    """The house rules that a known-failures file's `house_rule:` entries name, as variants, in the
+    file's order; ConquianError (file:line) for a name the library does not know, with the
+    nearest name (a typo would otherwise silence nothing and pass unnoticed)."""
+    import difflib
+
+    from ...engine.errors import ConquianError
+
+    library = {variant.id: variant for variant in house_rules()}
+    named = []
+    for entry in known.entries:
+        if entry.kind != "house_rule":
+            continue
+        if entry.value not in library:
+            close = difflib.get_close_matches(entry.value, list(library), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else " (docs/mutation.md lists them)"
+            raise ConquianError(f"{entry.where}: house_rule: no house rule {entry.value!r} in the library{hint}")
+        named.append(library[entry.value])
+    return tuple(named)
 
 
 def __getattr__(name: str):
