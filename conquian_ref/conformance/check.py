@@ -190,7 +190,7 @@ def run_check(
         bar.close()
         conn.close()
     run.results += [Result(s, Status.NOT_RUN, reason=run.not_run_reason) for s in chosen[len(run.results) :]]
-    used = {r.known for r in run.results if r.known is not None}
+    used = {entry for r in run.results if r.known is not None for entry in (r.known, *r.also_known)}
     ran = {r.scenario.id for r in run.results if r.status != Status.NOT_RUN}
     run.stale = [e for e in known.entries if e not in used and (e.kind != "id" or e.value in ran)]
     if all(r.status == Status.SKIPPED for r in run.results):
@@ -287,12 +287,15 @@ def _diagnosed(result: Result) -> bool:
 
 
 def _apply_known(result: Result, known: KnownFailures) -> None:
-    """A failing scenario covered by a known-failures entry becomes xfail (with its reason)."""
+    """A failing scenario covered by known-failures entries becomes xfail (with the first one's
+    reason): every cause it shows, the first and those seen past it, must be covered, so a known
+    house rule never hides another deviation in the same scenario (it stays failed, for that one)."""
     if result.status not in _DIAGNOSED or result.status == Status.XFAIL and result.known:
         return
-    entry = known.match(result.scenario.id, tuple(result.scenario.rules), result.cause)
-    if entry is not None:
-        result.status, result.reason, result.known = Status.XFAIL, entry.reason, entry
+    entries = [known.match(result.scenario.id, tuple(result.scenario.rules), cause) for cause in result.causes or [None]]
+    if all(entries):
+        result.status, result.reason, result.known = Status.XFAIL, entries[0].reason, entries[0]
+        result.also_known = list(dict.fromkeys(entries[1:]))
 
 
 def _load(corpus: Path) -> list[Scenario]:

@@ -62,6 +62,7 @@ class Result:
     divergence: Divergence | None = None  # the first divergence from the reference (failing ones)
     diagnosis: str = ""  # why there is no divergence, when a failing scenario has none
     known: Entry | None = None  # the known-failures entry covering it
+    also_known: list[Entry] = field(default_factory=list)  # the entries covering its other causes, if any
 
     @property
     def cause(self):
