@@ -138,14 +138,22 @@ def explaining(scenario, plans: list, theirs: list[list], step: int, hypotheses:
     `position` (the reference's, where the implementation was put back after an earlier
     divergence), the replays start there, and `plans` and `theirs` are the steps after it."""
     best, best_reach = [], step - 1
+    reaches: dict[tuple[Variant, ...], int] = {}
+
+    def reach_of(variants: tuple[Variant, ...]) -> int:
+        if variants not in reaches:
+            reaches[variants] = _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft", position)
+        return reaches[variants]
+
     for n, variant in enumerate(dict.fromkeys((*found, *hypotheses))):
         if n == len(found) and best and best_reach == len(plans):
             break  # a house rule already found agrees with every answer: the run's earlier finds explain it
         others = tuple(v for v in found if v is not variant)
-        reach = max(
-            _agreeing_steps(scenario, plans, theirs, variants, compare, step, request == "perft", position)
-            for variants in (((variant,), (*others, variant)) if others else ((variant,),))
-        )
+        reach = reach_of((variant,))
+        # Played with the earlier finds, it explains the divergence only where it adds to them:
+        # where the others alone go as far, they explain it, not this house rule.
+        if others and reach_of((*others, variant)) > max(reach, reach_of(others)):
+            reach = reaches[(*others, variant)]
         if reach > best_reach:
             best, best_reach = [variant], reach
         elif reach == best_reach and best:
