@@ -164,9 +164,13 @@ mutant("refused-card-goes-round", ["SAPT-TURN-1", "C-TURN-4"],
 
 
 # The opening rule of a profile without an exchange (AA-OPEN-1, SA-OPEN-1: play begins with the
-# opening card); this engine has the torno exchange first (one card each, picked together).
+# opening card); this engine has the torno exchange first (one card each, picked together). The
+# profile names no exchange rule: the rows of the exchange cite the opening rule it changes.
 def _with_an_exchange(p):
-    return {"exchange_cards": 1} if not p.exchange_cards and len(p.seats) == 2 else {}
+    if p.exchange_cards or len(p.seats) != 2:
+        return {}
+    opening = p.rules["opening"]
+    return {"exchange_cards": 1, "rules": {**p.rules, "exchange": opening, "exchange_privacy": opening}}
 
 
 mutant("exchange-in-profile-without-one", ["AA-OPEN-1", "C-TURN-6"],
