@@ -24,6 +24,10 @@ class Adapter(ReferenceAdapter):
         game, seat, action = self.reference.game, request.get("seat"), request.get("action")
         repick = (self._exchanging() and seat in (0, 1) and isinstance(action, dict) and action.get("type") == "exchange"
                   and game.picks[seat] is not None)
+        if (self._exchanging() and seat in (0, 1) and isinstance(action, dict) and action.get("type") != "exchange"
+                and game.picks[seat] is not None):
+            # shown to act, the seat that has picked is told what the exchange asks of it
+            return {"result": "refused", "reason": "must_exchange", "message": "the exchange is not over: pick a card to give"}
         if not repick:
             return super().cmd_apply(request)
         first = game.picks[seat]

@@ -35,8 +35,7 @@ class Adapter(ReferenceAdapter):
             return super().cmd_apply(request)
         following = game.profile.next_seat(rejecter)
         opens_a_decision = kind == "reject" and game.ruleset.policies["own_fit"].opens_decision(game, rejecter)
-        if following != origin and not opens_a_decision and request.get("action") in (
-                self.reference.legal(seat) if kind == "reject" else [{"type": "decline"}]):
+        if following != origin and not opens_a_decision and request.get("action") in self.reference.legal(seat):
             if kind == "decline":  # the decision is over, declined
                 game.log("decline", seat=seat)
                 game.phase, game.pending = "play", None

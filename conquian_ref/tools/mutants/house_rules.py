@@ -113,9 +113,16 @@ mutant("discard-before-take", ["C-TURN-6"], "your engine lets a player discard w
 
 
 # C-TURN-5: a freshly revealed card is used or passed, a card from the rival used or rejected;
-# this engine accepts reject and pass whatever the card.
+# this engine accepts reject and pass whatever the card. A card passed on is a card left by the
+# rival (C-TURN-5), the opening card too once the dealer passes it: it does not go round again
+# freshly revealed (RUL-40 takes it round only up to the dealer).
+def _opening_card_passed_on(game, seat):
+    reference_step("pass_card" if seat == game.dealer else "pass_opening_card")(game, seat)
+
+
 mutant("reject-or-pass-any-card", ["C-TURN-5"], "your engine accepts a reject or a pass whatever the card: drawn from the stock or left by the rival",
-       replaces={"refusals.cannot_reject_revealed": None, "refusals.cannot_pass_rival_card": None})
+       replaces={"refusals.cannot_reject_revealed": None, "refusals.cannot_pass_rival_card": None,
+                 "steps.pass_opening_card": step("pass_opening_card", _opening_card_passed_on)})
 
 
 # RUL-3 (C-ARR-4 for forcing): "any repartition counts, not only the extension of one meld".
