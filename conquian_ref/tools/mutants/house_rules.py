@@ -157,8 +157,8 @@ def _round_the_table(game, seat):
     origin = None if game.revealed or game.opening_card else _let_go_by(game)
     following = game.profile.next_seat(seat)
     if origin is None or following == origin:
-        if origin is not None:
-            game.active = following = game.profile.next_seat(origin)
+        if origin is not None:  # back where it started: the draw for the seat after that one
+            game.active = game.profile.next_seat(origin)
         return reference_step("reject_card")(game, seat)
     if not game.pending:
         game.log("reject", seat=seat, card=game.deck.name(game.available))
