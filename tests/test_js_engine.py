@@ -8,7 +8,9 @@ examples/javascript/conquian-adapter.js (the template with its hooks filled). So
 - each house-rule switch really changes it: `check` fails (exit 1), with at least one failing
   scenario that cites the rule the switch breaks, and no errored scenario;
 - an engine with two switches fails at least where each of them does;
-- an unknown switch stops the adapter with one line and exit status 2.
+- an unknown switch stops the adapter with one line and exit status 2;
+- set up at any position of a reference game (`setup_position`: the state, the history and the
+  opening-card flag), it answers as the reference does there.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ SWITCHES = {
     "loose-reject-pass": "C-TURN-5",
     "reveal-to-rival": "C-TURN-4",
     "offer-back": "C-TURN-3",
+    "extension-forcing": "RUL-3",
+    "win-at-target": "AA-GOAL-1",
+    "discard-into-hand": "C-TURN-3",
 }
 PAIRS = [("auto-take", "seven-jack-gap"), ("no-rearrange", "reshuffle")]
 
@@ -90,6 +95,56 @@ def test_fuzzed_games_agree_with_the_reference_at_every_step(tmp_path):
                 "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "25 games" in done.stdout and " 0 divergences" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_engine_is_taken_up_at_every_position_of_reference_games():
+    """`setup_position` at each position of a few reference games, the opening card still on
+    offer among them: the engine's state, legal actions and observations are the reference's
+    there; a flag the position cannot have is an error answer, not a deal."""
+    import random
+
+    from conquian_ref.engine.game import Game
+    from conquian_ref.spec.profiles import load_profile
+
+    profile = load_profile(PROFILE)
+    lines, expected, flags = [json.dumps({"seq": 0, "cmd": "start", "version": 1})], [], []
+
+    def ask(request, answer):
+        lines.append(json.dumps({"seq": len(lines), **request}))
+        expected.append((len(lines) - 1, answer))
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        deck = [profile.deck.name(c) for c in range(profile.deck.size)]
+        rng.shuffle(deck)
+        game = Game.from_deck(profile, deck, seed % 2)
+        while True:
+            position = game.position()
+            flags.append(position["opening_card"])
+            ask({"cmd": "setup_position", "profile": PROFILE, "position": position}, {"ok": True})
+            ask({"cmd": "state"}, {"state": game.state_json()})
+            for seat in (0, 1):
+                ask({"cmd": "legal", "seat": seat}, {"actions": sorted(game.legal_actions(seat), key=json.dumps)})
+                ask({"cmd": "observation", "seat": seat}, {"observation": game.observation(seat)})
+            if game.phase == "over":
+                break
+            seat = game.state_json()["to_act"][0]
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    late = {**game.position(), "opening_card": True}
+    lines.append(json.dumps({"seq": len(lines), "cmd": "setup_position", "profile": PROFILE, "position": late}))
+    done = subprocess.run([NODE, str(HERE / "conquian-adapter.js")], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=120)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(lines), done.stderr[-2000:]
+    assert True in flags and False in flags  # the opening card on offer, and taken or rejected
+    for seq, answer in expected:
+        got = {k: v for k, v in answers[seq].items() if k != "seq"}
+        if "actions" in answer:
+            got = {"actions": sorted(got.get("actions", []), key=json.dumps)}
+        if "state" in answer:
+            got = {"state": {k: v for k, v in got.get("state", {}).items() if k != "melds"}}
+        assert got == answer, (json.loads(lines[seq]), got, answer)
+    assert "opening_card" in answers[-1]["error"]["message"]
 
 
 def test_the_switches_tested_are_the_engine_s():

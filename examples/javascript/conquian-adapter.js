@@ -75,14 +75,10 @@ function setupFromDeck(profile, dealer, deck) {
 }
 
 // The reference's position (docs/protocol.md, "Setting up a position"): the deal from its
-// canonical state (Deal.fromState), the public history kept for the observations. The opening-
-// card flag changes nothing in anglo-american-v1 (the starter is offered to the non-dealer only).
+// canonical state, its public history and the opening-card flag (Deal.fromPosition).
 function setupPosition(profile, position) {
   needProfile(profile);
-  if (position === null || typeof position !== 'object') throw new Error('position: an object with state, history and opening_card');
-  const taken = engine.Deal.fromState(position.state, HOUSE);
-  taken.history = Array.isArray(position.history) ? position.history.map((e) => ({ ...e })) : [];
-  deal = taken;
+  deal = engine.Deal.fromPosition(position, HOUSE);
 }
 
 function apply(seat, action) {

@@ -30,6 +30,9 @@ const HOUSE_RULES = {
   'loose-reject-pass': { rule: 'C-TURN-5', says: 'a freshly revealed card may be rejected and a rival card passed' },
   'reveal-to-rival': { rule: 'C-TURN-4', says: 'after a reject the next stock card is revealed for the rival, not for the player who rejected' },
   'offer-back': { rule: 'C-TURN-3', says: 'a discard is offered back to the discarder instead of the rival' },
+  'extension-forcing': { rule: 'RUL-3', says: 'a card is forced only when it extends one meld; a card that fits only by rearranging the melds goes like any other' },
+  'win-at-target': { rule: 'AA-GOAL-1', says: 'a use that brings the exposed count to 11 or more wins as the cards go down, before the melds are checked' },
+  'discard-into-hand': { rule: 'C-TURN-3', says: "a discard that fits the rival's melds goes into the rival's hand, and the rival discards next" },
 };
 
 class Refusal extends Error {
@@ -150,6 +153,25 @@ class Melds {
   fits(melds, card) {
     return melds.length > 0 && this.add(melds, [card]) !== null;
   }
+
+  // House rule extension-forcing: the card extends one meld of some arrangement of the exposed
+  // cards (a run one longer, a set of three made four), nothing else moving.
+  extends(melds, card) {
+    return this.arrangements(melds.flat()).some((arrangement) => arrangement.some((meld) => this.isMeld([...meld, card])));
+  }
+
+  // Every partition of `cards` into melds (as arrange, without stopping at the first).
+  arrangements(cards) {
+    if (cards.length === 0) return [[]];
+    const [low, ...rest] = [...cards].sort(deckOrder);
+    const out = [];
+    for (const others of subsets(rest)) {
+      const meld = [low, ...others];
+      if (!this.isMeld(meld)) continue;
+      for (const more of this.arrangements(rest.filter((c) => !others.includes(c)))) out.push([meld, ...more]);
+    }
+    return out;
+  }
 }
 
 // Every subset of a list (the empty one first).
@@ -190,6 +212,7 @@ class Deal {
     this.history = [];
     // AA-OPEN-1, RUL-7: no exchange; the top stock card is revealed for the non-dealer.
     this.reveal(1 - dealer);
+    this.openingCard = true; // until the opening card is taken or rejected
   }
 
   // C-DEAL-1, AA-DEAL-1, RUL-10: one card at a time, alternately, non-dealer first.
@@ -200,9 +223,27 @@ class Deal {
     return new Deal(dealer, hands, deck.slice(2 * HAND_SIZE), house);
   }
 
-  // A deal at a mid-deal position, from a canonical state as state() writes it (the stock in
-  // order): for a protocol command that re-synchronises an engine to the reference's position
-  // (issue 21 item 3). The history before that position is not known, so it starts empty.
+  // A deal at a mid-deal position (docs/protocol.md, "Setting up a position"): the canonical
+  // state as state() writes it (the stock in order), the public history, and the opening-card
+  // flag, so that the engine can be put back at the reference's position after a divergence and
+  // play on by its own rules.
+  static fromPosition(position, house = new Set()) {
+    if (position === null || typeof position !== 'object') throw malformed('position: an object with state, history and opening_card');
+    const deal = Deal.fromState(position.state, house);
+    if (!Array.isArray(position.history)) throw malformed('position.history: a list of events');
+    deal.history = position.history.map((e) => ({ ...e }));
+    if (typeof position.opening_card !== 'boolean') throw malformed('position.opening_card: true or false');
+    // AA-OPEN-1, RUL-7: the opening card is on offer from its reveal for the non-dealer until it
+    // is taken or rejected (a pass gives it to the dealer, still the opening card). Only then is
+    // the whole stock but that card left, nothing exposed and nothing out of play.
+    const untouched = deal.available !== null && deal.stock.length === DECK.length - 2 * HAND_SIZE - 1 &&
+      deal.outOfPlay.length === 0 && deal.exposed.every((ms) => ms.length === 0);
+    if (position.opening_card && !untouched) throw malformed('position.opening_card: true only while the opening card is still on offer');
+    deal.openingCard = position.opening_card;
+    return deal;
+  }
+
+  // A deal from a canonical state alone (the history before it unknown: it starts empty).
   static fromState(s, house = new Set()) {
     if (s === null || typeof s !== 'object') throw malformed('a state is an object');
     if (s.profile !== PROFILE) throw malformed(`this engine plays ${PROFILE} only`);
@@ -226,11 +267,18 @@ class Deal {
     deal.pending = s.phase === 'force_decision' ? s.pending : null;
     deal.outcome = s.outcome && { ...s.outcome };
     deal.history = [];
+    deal.openingCard = false;
     const all = [...deal.hands.flat(), ...deal.exposed.flat(2), ...deal.stock, ...deal.outOfPlay];
     if (deal.available) all.push(deal.available.card);
     if (all.length !== DECK.length || new Set(all).size !== DECK.length) throw malformed('a state holds the whole deck, each card once');
     if ((s.phase === 'play' || s.phase === 'force_decision') !== (deal.available !== null)) throw malformed('available: a card in play and force_decision only');
     return deal;
+  }
+
+  // The position this deal is at, as fromPosition takes it.
+  position() {
+    const { melds, ...state } = this.state();
+    return { state, history: this.history.map((e) => ({ ...e })), opening_card: this.openingCard };
   }
 
   clone() {
@@ -288,7 +336,9 @@ class Deal {
     const missing = named.filter((c) => !this.hands[seat].includes(c));
     if (missing.length > 0) throw new Refusal('card_not_in_hand', `seat ${seat} does not hold ${missing.join(' ')} (C-TURN-2, C-TURN-3)`);
     const card = this.available && this.available.card;
-    if (type === 'use' && this.melds.add(this.exposed[seat], [card, ...action.cards]) === null) {
+    // House rule win-at-target: a use reaching the target is counted a win before any meld is checked.
+    const winsUnchecked = type === 'use' && this.house.has('win-at-target') && this.exposedCount(seat) + 1 + action.cards.length >= TARGET;
+    if (type === 'use' && !winsUnchecked && this.melds.add(this.exposed[seat], [card, ...action.cards]) === null) {
       throw new Refusal('no_valid_arrangement', 'the exposed cards would have no valid arrangement (C-TURN-2, C-ARR-1)');
     }
     const loose = this.house.has('loose-reject-pass'); // house rule: C-TURN-5 dropped
@@ -306,7 +356,8 @@ class Deal {
   // C-TURN-2: take the available card and expose it with the named hand cards.
   do_use(seat, action) {
     const card = this.available.card;
-    this.exposed[seat] = this.melds.add(this.exposed[seat], [card, ...action.cards]);
+    // House rule win-at-target: cards that form no melds still go down, as one heap.
+    this.exposed[seat] = this.melds.add(this.exposed[seat], [card, ...action.cards]) || [...this.exposed[seat], [card, ...action.cards]];
     this.hands[seat] = this.hands[seat].filter((c) => !action.cards.includes(c));
     this.history.push({ event: 'use', seat, card, cards: [...action.cards] });
     this.taken(seat, 'target_reached');
@@ -315,8 +366,10 @@ class Deal {
   // After a card joins a seat's melds: C-END-1 (the target wins at once) or C-TURN-3 (discard).
   taken(seat, how) {
     this.available = null;
+    this.openingCard = false;
     this.pending = null;
-    if (this.exposedCount(seat) === TARGET) return this.end({ result: 'win', winner: seat, how });
+    const reached = this.house.has('win-at-target') ? this.exposedCount(seat) >= TARGET : this.exposedCount(seat) === TARGET;
+    if (reached) return this.end({ result: 'win', winner: seat, how });
     this.phase = 'discard';
     this.discarder = seat;
   }
@@ -330,6 +383,13 @@ class Deal {
     // House rule offer-back: the discarder is offered its own discard (breaks C-TURN-3).
     const to = this.house.has('offer-back') ? seat : 1 - seat;
     this.available = { card: action.card, revealed: false, offered_to: to };
+    if (this.house.has('discard-into-hand') && this.melds.fits(this.exposed[to], action.card)) {
+      // House rule discard-into-hand: the fitting discard joins the receiver's hand (breaks C-TURN-3).
+      this.hands[to].push(action.card);
+      this.available = null;
+      this.phase = 'discard';
+      this.discarder = to;
+    }
   }
 
   do_reject(seat) {
@@ -344,7 +404,9 @@ class Deal {
   // first asks the rival to force or decline.
   letGo(seat, how) {
     const card = this.available.card;
-    const fits = this.melds.fits(this.exposed[seat], card);
+    // House rule extension-forcing: only a card extending one meld is forced (breaks RUL-3).
+    const fits = this.house.has('extension-forcing') ? this.exposed[seat].length > 0 && this.melds.extends(this.exposed[seat], card)
+      : this.melds.fits(this.exposed[seat], card);
     if (fits && this.house.has('auto-take')) {
       // House rule auto-take: the card goes onto the player's melds, nobody asked.
       this.exposed[seat] = this.melds.add(this.exposed[seat], [card]);
@@ -373,6 +435,7 @@ class Deal {
     // C-TURN-4: out of play, and the top stock card is revealed for the same player.
     this.outOfPlay.push(card);
     this.available = null;
+    this.openingCard = false;
     if (this.stock.length === 0) {
       if (!this.house.has('reshuffle')) return this.end({ result: 'draw', winner: null, how: 'stock_exhausted' }); // C-END-3, AA-END-1
       // House rule reshuffle: the out-of-play cards become a new stock (breaks C-TURN-7).

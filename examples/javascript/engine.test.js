@@ -113,7 +113,7 @@ test('AA-MATCH-1: first to 3 points, the dealer alternating, nothing after the w
 });
 
 test('every house rule names the rule it breaks; an unknown name is refused', () => {
-  for (const [name, { rule }] of Object.entries(HOUSE_RULES)) assert.match(rule, /^(C|AA)-[A-Z]+-\d+$/, name);
+  for (const [name, { rule }] of Object.entries(HOUSE_RULES)) assert.match(rule, /^((C|AA)-[A-Z]+|RUL)-\d+$/, name);
   assert.throws(() => parseHouse('auto-take,nope'), /unknown house rule "nope"/);
   assert.deepEqual([...parseHouse(' auto-take , no-forcing ')], ['auto-take', 'no-forcing']);
 });
@@ -138,4 +138,27 @@ test('Deal.fromState: a deal rebuilt from its canonical state goes on exactly as
   const { melds: b, ...theirs } = copy.state();
   assert.deepEqual(theirs, mine);
   assert.throws(() => Deal.fromState({ ...deal.state(), stock: [] }), /whole deck/);
+});
+
+test('Deal.fromPosition: the opening-card flag is kept, and a deal taken up at any position goes on as the original', () => {
+  const deal = Deal.fromDeck(0, DECK);
+  const positions = [];
+  for (let i = 0; i < 12 && deal.phase !== 'over'; i += 1) {
+    positions.push(JSON.parse(JSON.stringify(deal.position())));
+    const seat = deal.toAct()[0];
+    const actions = deal.legal(seat);
+    deal.apply(seat, actions[actions.length - 1]); // a pass or a reject: the starter goes round
+  }
+  // AA-OPEN-1: the starter stays the opening card when the non-dealer passes it to the dealer,
+  // until it is taken or rejected.
+  assert.deepEqual(positions.slice(0, 3).map((p) => p.opening_card), [true, true, false]);
+  for (const position of positions) {
+    const copy = Deal.fromPosition(position);
+    assert.deepEqual(copy.position(), position);
+    for (const seat of [0, 1]) assert.deepEqual(copy.observation(seat), Deal.fromPosition(position).observation(seat));
+  }
+  const later = positions[positions.length - 1];
+  assert.throws(() => Deal.fromPosition({ ...later, opening_card: true }), /opening_card/);
+  assert.throws(() => Deal.fromPosition({ ...later, opening_card: 'yes' }), /opening_card/);
+  assert.throws(() => Deal.fromPosition({ ...later, history: null }), /history/);
 });

@@ -9,9 +9,9 @@ engine author would say of their own engine.
 from __future__ import annotations
 
 from ...engine.actions import Action
-from ...engine.cards import bit, cards_of
+from ...engine.cards import bit, cards_of, count
 from ...engine.phases import PHASES, Phase
-from ...engine.policies import OwnFit
+from ...engine.policies import ForcingFit, OwnFit
 from .base import phase, reference_step, refusal, step
 from .registry import mutant
 
@@ -113,6 +113,105 @@ mutant("discard-before-take", ["C-TURN-6"], "your engine lets a player discard w
 
 
 # C-TURN-5: a freshly revealed card is used or passed, a card from the rival used or rejected;
-# this engine accepts reject and pass whatever the card.
+# this engine accepts reject and pass whatever the card. A card passed on is a card left by the
+# rival (C-TURN-5), the opening card too once the dealer passes it: it does not go round again
+# freshly revealed (RUL-40 takes it round only up to the dealer).
+def _opening_card_passed_on(game, seat):
+    reference_step("pass_card" if seat == game.dealer else "pass_opening_card")(game, seat)
+
+
 mutant("reject-or-pass-any-card", ["C-TURN-5"], "your engine accepts a reject or a pass whatever the card: drawn from the stock or left by the rival",
-       replaces={"refusals.cannot_reject_revealed": None, "refusals.cannot_pass_rival_card": None})
+       replaces={"refusals.cannot_reject_revealed": None, "refusals.cannot_pass_rival_card": None,
+                 "steps.pass_opening_card": step("pass_opening_card", _opening_card_passed_on)})
+
+
+# RUL-3 (C-ARR-4 for forcing): "any repartition counts, not only the extension of one meld".
+# This engine forces (or takes by the table convention) only a card that extends one meld of
+# some arrangement, as the spielanleitung profiles do (RUL-22): a card that fits only by
+# forming new melds out of the exposed cards goes like any other. Unlike `fit-extends-one-meld`
+# (the one arrangement shown), any arrangement may be the one extended.
+def _extension_only(p):
+    forcing = p.own_fit != OwnFit.NONE or p.onto_rival
+    return {"forcing_fit": ForcingFit.EXTENSION} if forcing and p.forcing_fit == ForcingFit.ANY_ARRANGEMENT else {}
+
+
+mutant("forcing-by-extension-only", ["RUL-3", "C-ARR-4"],
+       "your engine forces a card only when it extends one of the player's melds; a card that fits only by rearranging them is never forced",
+       profile=_extension_only)
+
+
+# SAPT-TURN-1 (RUL-39): "a refused pile card stays in the pile and the refusing player draws".
+# This engine sends a refused card on round the table: each next seat may use or refuse it
+# until it comes back to the seat that let it go, and then the draw goes to the seat after that
+# one. With two seats the card is back at once and the refusing seat draws: the reference's rule.
+def _let_go_by(game) -> int | None:
+    """The seat that discarded or passed the available card (None: freshly revealed)."""
+    card = game.deck.name(game.available)
+    for event in reversed(game.history):
+        if event.get("event") in ("discard", "pass") and event.get("card") == card:
+            return event["seat"]
+    return None
+
+
+def _round_the_table(game, seat):
+    origin = None if game.revealed or game.opening_card else _let_go_by(game)
+    following = game.profile.next_seat(seat)
+    if origin is None or following == origin:
+        if origin is not None:  # back where it started: the draw for the seat after that one
+            game.active = game.profile.next_seat(origin)
+        return reference_step("reject_card")(game, seat)
+    if not game.pending:
+        game.log("reject", seat=seat, card=game.deck.name(game.available))
+    game.active = following
+
+
+mutant("refused-card-goes-round", ["SAPT-TURN-1", "C-TURN-4"],
+       "your engine offers a refused card to each next seat in turn; the next draw goes to the seat after the one who let it go",
+       rule="next_seat", replaces={"steps.reject_card": step("reject_card", _round_the_table)})
+
+
+# The opening rule of a profile without an exchange (AA-OPEN-1, SA-OPEN-1: play begins with the
+# opening card); this engine has the torno exchange first (one card each, picked together). The
+# profile names no exchange rule: the rows of the exchange cite the opening rule it changes.
+def _with_an_exchange(p):
+    if p.exchange_cards or len(p.seats) != 2:
+        return {}
+    opening = p.rules["opening"]
+    return {"exchange_cards": 1, "rules": {**p.rules, "exchange": opening, "exchange_privacy": opening}}
+
+
+mutant("exchange-in-profile-without-one", ["AA-OPEN-1", "C-TURN-6"],
+       "your engine begins every deal with an exchange of one card, as the torno does, though this profile has none",
+       rule="opening", profile=_with_an_exchange)
+
+
+# C-TURN-3: "The discarded card becomes the available card, offered to the rival". This engine
+# puts a discard that fits the next seat's melds (C-ARR-4) straight into that seat's hand, and
+# that seat then discards in its turn.
+def _discard_into_next_hand(game, seat, act):
+    reference_step("discard.discard")(game, seat, act)
+    receiver = game.active
+    exposed = game.exposed_of(receiver)
+    if exposed and game.table.fits(exposed, bit(game.available)):
+        game.hands[receiver] |= bit(game.available)
+        game.available = None
+        game.phase, game.discarder = Phase.DISCARD, receiver
+
+
+mutant("discard-into-next-hand", ["C-TURN-3"],
+       "your engine puts a discard that fits the next player's melds into that player's hand, and that player discards next",
+       replaces={"steps.discard.discard": step("discard.discard", _discard_into_next_hand)})
+
+
+# The goal (AA-GOAL-1, TC-GOAL-1, ...): the target counts exposed cards "in valid melds". This
+# engine counts the win as the cards go down: a use that brings the exposed count to the target
+# or more wins before the melds are checked.
+def _short_of_the_target(game, seat, act):
+    return count(game.exposed_of(seat) | act.cards) + 1 < game.profile.target
+
+
+mutant("win-counted-before-melds-checked", ["AA-GOAL-1", "TC-GOAL-1", "C-END-1", "C-ARR-1"],
+       "your engine wins a use that brings the exposed count to the target, before checking that the cards form melds",
+       rule="goal", replaces={
+           "refusals.no_valid_arrangement": refusal("no_valid_arrangement", lambda g, s, a, ref: ref(g, s, a) and _short_of_the_target(g, s, a)),
+       })
