@@ -11,5 +11,5 @@ FIRST = ZOO[:6]
 
 
 @pytest.mark.parametrize("engine, impl, profile, played", FIRST, ids=[p.values[0] for p in FIRST])
-def test_the_report_names_exactly_the_house_rules_an_engine_plays(engine, impl, profile, played, monkeypatch):
-    names_exactly_the_house_rules(engine, impl, profile, played, monkeypatch)
+def test_the_report_names_exactly_the_house_rules_an_engine_plays(engine, impl, profile, played, monkeypatch, tmp_path):
+    names_exactly_the_house_rules(engine, impl, profile, played, monkeypatch, tmp_path)

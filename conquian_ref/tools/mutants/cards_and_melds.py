@@ -53,11 +53,6 @@ mutant("cards-reported-as-glyphs", ["C-DECK-2"], "the engine reads both forms bu
        profile=lambda p: {"deck": _GlyphNamesDeck(p.deck.suit_ids, p.deck.suit_names, p.deck.suit_glyphs, p.deck.ranks, p.deck.copies)})
 
 
-# C-DECK-1: "The order of deck.ranks is the sequence order used by runs"; here it is sorted as text.
-mutant("ranks-sorted-as-text", ["C-DECK-1", "TC-DECK-1", "AA-DECK-1"], "the sequence order is the text order of the rank labels (1 10 11 12 2 ...)",
-       profile=lambda p: {"deck": dataclasses.replace(p.deck, ranks=tuple(sorted(p.deck.ranks)))})
-
-
 # == melds, sets and runs (C-MELD-1, C-SET-1, C-RUN-1..3, TC-RUN-1, AA-RUN-1) ======================
 # C-SET-1: "A set is 3 or 4 cards of the same rank"; this profile also allows 2.
 mutant("pair-is-a-set", ["C-SET-1"], "two cards of one rank form a set", profile={"set_sizes": (2, 3, 4)})
@@ -137,6 +132,13 @@ class _SevenTenGap(MutantTable):
 
 
 mutant("seven-ten-gap", ["C-RUN-2"], "the removed ranks leave a gap: 7 and 10 (7 and J) are not neighbours", replaces={"melds": table(_SevenTenGap)})
+
+
+# After seven-ten-gap, which it contains (text order also parts 7 from 10): where both agree with an
+# engine, the diagnosis names the first in the library's order, the narrower (house_rules.py, last).
+# C-DECK-1: "The order of deck.ranks is the sequence order used by runs"; here it is sorted as text.
+mutant("ranks-sorted-as-text", ["C-DECK-1", "TC-DECK-1", "AA-DECK-1"], "the sequence order is the text order of the rank labels (1 10 11 12 2 ...)",
+       profile=lambda p: {"deck": dataclasses.replace(p.deck, ranks=tuple(sorted(p.deck.ranks)))})
 
 
 # C-RUN-3: "a run must not continue from the highest rank back to the ace"; this table adds such runs.

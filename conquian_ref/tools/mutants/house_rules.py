@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...engine.actions import Action
 from ...engine.cards import bit, cards_of, count
 from ...engine.phases import PHASES, Phase
+from ...engine.outcome import How
 from ...engine.policies import ForcingFit, OwnFit
 from .base import phase, reference_step, refusal, step
 from .registry import mutant
@@ -67,12 +68,6 @@ def _discard_back(game, seat, act):
 
 mutant("discard-offered-back", ["C-TURN-3"], "your engine offers the discard back to the player who discarded it",
        replaces={"steps.discard.discard": step("discard.discard", _discard_back)})
-
-
-# C-ARR-1: the exposed cards with the new ones must form a valid arrangement; this engine checks
-# nothing when a player lays cards down.
-mutant("no-meld-validation", ["C-ARR-1"], "your engine accepts any use: the cards laid down are never checked to form melds",
-       replaces={"refusals.no_valid_arrangement": None})
 
 
 # C-TURN-2: a use names cards of the player's hand; this engine takes the names on trust.
@@ -210,8 +205,31 @@ def _short_of_the_target(game, seat, act):
     return count(game.exposed_of(seat) | act.cards) + 1 < game.profile.target
 
 
+def _take_winning_at_the_target_or_more(game, receiver, how):
+    # The reference's `take` with `>=` for `==`: a use naming more cards than the target needs
+    # (never a valid one: the exposed and hand cards add up to one less than the target) wins too.
+    team = game.profile.team_of(receiver)
+    if count(game.exposed[team] | bit(game.available)) > game.profile.target:
+        game.exposed[team] |= bit(game.available)
+        game.available, game.revealed, game.opening_card = None, False, False
+        game.run("win_by_force" if how == How.FORCED_TO_TARGET else "win_by_use", receiver, how)
+    else:
+        reference_step("take")(game, receiver, how)
+
+
 mutant("win-counted-before-melds-checked", ["AA-GOAL-1", "TC-GOAL-1", "C-END-1", "C-ARR-1"],
-       "your engine wins a use that brings the exposed count to the target, before checking that the cards form melds",
+       "your engine wins a use that brings the exposed count to the target or more, before checking that the cards form melds",
        rule="goal", replaces={
            "refusals.no_valid_arrangement": refusal("no_valid_arrangement", lambda g, s, a, ref: ref(g, s, a) and _short_of_the_target(g, s, a)),
+           "steps.take": step("take", _take_winning_at_the_target_or_more),
        })
+
+
+# Last: the broadest. The diagnosis tries the library in order and, where two house rules agree
+# with an engine equally well, names the first (conformance.attribution); a narrower house rule
+# that the broader one contains (win-counted-before-melds-checked) must come first, or every
+# engine that plays it would be named by the broader one.
+# C-ARR-1: the exposed cards with the new ones must form a valid arrangement; this engine checks
+# nothing when a player lays cards down.
+mutant("no-meld-validation", ["C-ARR-1"], "your engine accepts any use: the cards laid down are never checked to form melds",
+       replaces={"refusals.no_valid_arrangement": None})
