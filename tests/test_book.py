@@ -404,3 +404,24 @@ def test_a_seat_view_shows_no_card_of_the_other_hands(book):
                 assert not leaked, f"{scenario.id} pos-{block.split(chr(34), 1)[0]}: seat {seat} is shown {sorted(leaked)}"
                 checked.add((scenario.profile, len(seen)))
     assert {n for _, n in checked} == {2, 4} and len({p for p, _ in checked}) == len(PROFILE_IDS)
+
+
+def test_pages_are_written_as_they_are_rendered_holding_one_scenario_at_a_time(tmp_path):
+    """Bounded memory: the book gives its files one at a time, and while one page is out, at
+    most one scenario is held whole (its steps and its replay); the others are kept as briefs."""
+    from conquian_ref.tools.book.contents import Book
+    from conquian_ref.tools.book.pages import render
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(corpus_dir() / "anglo-american-v1", corpus / "anglo-american-v1")
+    book = Book(corpus, tmp_path / "out", str(corpus))
+    assert not any("steps" in e.scenario.data for e in book.entries)
+    files = render(book)
+    assert iter(files) is files  # a generator, not a table of every page
+    seen = 0
+    for path, text in files:
+        held = [e.id for e in book.entries if e.walk is not None or "steps" in e.scenario.data]
+        assert len(held) <= 1, (path, held)
+        seen += path.endswith(".html") and "/" in path and not path.endswith("index.html")
+    assert seen == len(book.entries) > 10
+    assert not any(e.walk is not None or "steps" in e.scenario.data for e in book.entries)

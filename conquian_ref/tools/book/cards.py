@@ -42,6 +42,11 @@ class Cards:
         self.french = profile.data["deck"]["notation"] == "french"
         self._drawn: dict[tuple, Markup] = {}  # a book draws the same cards and hands many times over
 
+    def forget(self) -> None:
+        """Drop the drawn pictures (after a page: the hands of one scenario seldom recur in the
+        next, and a cache kept across the book would grow with the corpus)."""
+        self._drawn.clear()
+
     def is_card(self, text: object) -> bool:
         if not isinstance(text, str):
             return False

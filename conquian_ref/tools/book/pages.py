@@ -1,4 +1,4 @@
-"""Every file of the book, by path: the assets, the search index and the pages.
+"""Every file of the book, in turn: the assets, the pages and the search index.
 
 Pages are jinja2 templates rendered through render.py; the stylesheet and the search script are
 plain files (assets/). This module renders the top page and the documents shown as they are;
@@ -19,21 +19,26 @@ from .urls import slug
 ASSETS = ("book.css", "book.js", "search.js")  # copied as they are to the root of the book
 
 
-def render(book) -> dict[str, str]:
-    """Every file of the book: path from the root -> text."""
-    pages = {name: (resources.files(__package__) / "assets" / name).read_text(encoding="utf-8") for name in ASSETS}
-    pages["search-index.js"] = search_index(book)
-    pages["index.html"] = render_page(book, "top.html.j2", "index.html", "Conquian: the annotated rulebook",
-                                      "top", search=True)
-    pages["rules.html"] = all_rules_page(book)
-    pages["reasons.html"] = reasons_page(book)
-    pages["glossary.html"] = doc_page(book, "glossary.html", "glossary.md", "Glossary")
-    pages["about.html"] = doc_page(book, "about.html", "README.md", "About the rules")
-    for p in book.profiles:
-        pages[f"{p}/index.html"] = profile_page(book, p)
+def render(book):
+    """Every file of the book, one at a time: (path from the root, text). A page is given as soon
+    as it is rendered and is not kept, so memory stays flat however large the corpus. The
+    scenario pages come before the profile pages, which flag the scenarios that do not replay
+    (each scenario is replayed while its page renders)."""
+    for name in ASSETS:
+        yield name, (resources.files(__package__) / "assets" / name).read_text(encoding="utf-8")
+    yield "index.html", render_page(book, "top.html.j2", "index.html", "Conquian: the annotated rulebook",
+                                    "top", search=True)
+    yield "rules.html", all_rules_page(book)
+    yield "reasons.html", reasons_page(book)
+    yield "glossary.html", doc_page(book, "glossary.html", "glossary.md", "Glossary")
+    yield "about.html", doc_page(book, "about.html", "README.md", "About the rules")
     for e in book.entries:
-        pages[e.page] = scenario_page(book, e)
-    return pages
+        book.replay(e)
+        yield e.page, scenario_page(book, e)
+        book.release(e)
+    for p in book.profiles:
+        yield f"{p}/index.html", profile_page(book, p)
+    yield "search-index.js", search_index(book)
 
 
 def search_index(book) -> str:
