@@ -362,9 +362,51 @@ def _panels(view: str) -> dict[int, str]:
 
 def _private(panel: str) -> list[str]:
     """The cards of a panel that only its seat may know: its hand, its exchange pick."""
-    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+    hand = re.search(r'<span class="cards hand"[^>]*>(.*?)</span></div>', panel, re.S).group(1)
     rows = "".join(re.findall(r'<div class="row exchange">(.*?)</div>', panel, re.S))
     return CARD_NAME.findall(hand + rows)
+
+
+TAG = re.compile(r'<(/?)([a-z0-9]+)([^>]*?)(/?)>')
+
+
+def _seen_by(drawing: str, view: str) -> str:
+    """The drawing of a position as `view` shows it ("table", "seat-0"…): without the elements
+    marked `data-for` other views, as the page's style hides them (story.html.j2)."""
+    kept, start, depth = [], 0, 0
+    for m in TAG.finditer(drawing):
+        closing, _, attrs, void = m.groups()
+        if depth:  # inside a hidden element: find where it ends
+            if not void:
+                depth += -1 if closing else 1
+            if not depth:
+                start = m.end()
+            continue
+        marked = re.search(r' data-for="([^"]*)"', attrs)
+        if not closing and marked and view not in marked.group(1).split():
+            kept.append(drawing[start:m.start()])
+            depth, start = (0, m.end()) if void else (1, start)
+    return "".join(kept) + (drawing[start:] if not depth else "")
+
+
+def test_each_position_is_drawn_once_for_every_view(book):
+    """One drawing per position (the table view and each seat's view are marked parts of it),
+    and the page's style shows what its chosen view is marked for, for every seat."""
+    out, _, _ = book
+    for scenario in SCENARIOS[:40]:
+        if "match" in scenario.data:
+            continue
+        text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+        blocks = text.split('<div class="position" id="pos-')[1:]
+        assert blocks and all(b.count('<div class="table-view') == 1 for b in blocks), scenario.id
+        for seat in range(len(load_profile_seats(scenario.profile))):
+            assert f'[data-view="seat-{seat}"] [data-for]:not([data-for~="seat-{seat}"]) {{ display: none; }}' in text
+
+
+def load_profile_seats(profile: str) -> list:
+    from conquian_ref.spec.profiles import load_profile
+
+    return load_profile(profile).seats
 
 
 def test_a_seat_view_shows_no_card_of_the_other_hands(book):
@@ -377,33 +419,48 @@ def test_a_seat_view_shows_no_card_of_the_other_hands(book):
 
     out, _, _ = book
     checked = set()
+    hand_of = r'<span class="cards hand"[^>]*>(.*?)</span></div>'
     for scenario in SCENARIOS:
         if "match" in scenario.data:
             continue
         text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
         for block in text.split('<div class="position" id="pos-')[1:]:
-            drawn = [v.split('<div class="phase">', 1)[0] for v in block.split('<div class="table-view')[1:]]
-            table = next(v for v in drawn if v.startswith('" data-view="table"'))
-            seen = {int(re.match(r' seat-view" data-view="seat-(\d+)"', v).group(1)): v for v in drawn if v is not table}
+            drawing = block.split('<div class="table-view', 1)[1].split('</div></div>\n</div>', 1)[0]
+            table = _seen_by(drawing, "table").split('<div class="phase"', 1)[0]
             panels = _panels(table)
-            assert sorted(seen) == sorted(panels) and len(seen) in (2, 4), scenario.id
+            seen = {seat: _seen_by(drawing, f"seat-{seat}").split('<div class="phase"', 1)[0] for seat in panels}
+            assert len(seen) in (2, 4), scenario.id
             stock = CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', table, re.S).group(1))
             for seat, view in seen.items():
+                assert f"as seat {seat} sees it" in view and "table view: all cards" not in view
                 others = [c for s, p in panels.items() if s != seat for c in _private(p)]
                 for other, panel in _panels(view).items():
-                    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+                    hand = re.search(hand_of, panel, re.S).group(1)
                     if other == seat:
-                        assert CARD_NAME.findall(hand) == CARD_NAME.findall(
-                            re.search(r'<span class="cards hand">(.*?)</span></div>', panels[seat], re.S).group(1))
+                        assert CARD_NAME.findall(hand) == CARD_NAME.findall(re.search(hand_of, panels[seat], re.S).group(1))
                     else:
                         assert not CARD_NAME.findall(hand) and hand.count("card back hidden") == len(
-                            CARD_NAME.findall(re.search(r'<span class="cards hand">(.*?)</span></div>', panels[other], re.S).group(1)))
+                            CARD_NAME.findall(re.search(hand_of, panels[other], re.S).group(1)))
                         assert '<div class="row exchange">' not in panel
                 assert not CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', view, re.S).group(1))
                 leaked = Counter(CARD_NAME.findall(view)) - (Counter(CARD_NAME.findall(table)) - Counter(others) - Counter(stock))
                 assert not leaked, f"{scenario.id} pos-{block.split(chr(34), 1)[0]}: seat {seat} is shown {sorted(leaked)}"
                 checked.add((scenario.profile, len(seen)))
     assert {n for _, n in checked} == {2, 4} and len({p for p, _ in checked}) == len(PROFILE_IDS)
+
+
+def test_a_seat_view_is_drawn_once_only_where_its_observation_agrees():
+    """What a seat may know is drawn once for every view: a seat's observation that differs
+    from the table there stops the build rather than draw what the seat does not see."""
+    from conquian_ref.tools.book.picture import check_shared
+    from conquian_ref.tools.book.walk import Picture
+
+    state = {"hands": [["AS"], ["2S"]], "exposed": [[], []], "out_of_play": [], "available": None, "stock": ["3S"]}
+    obs = {"seat": 0, "hand": ["AS"], "hand_counts": [1, 1], "exposed": [[], []], "out_of_play": [],
+           "available": None, "stock_count": 1}
+    check_shared(Picture(state, [[], []], None, [obs]))
+    with pytest.raises(ValueError, match="out_of_play"):
+        check_shared(Picture(state, [[], []], None, [dict(obs, out_of_play=["4S"])]))
 
 
 def test_pages_are_written_as_they_are_rendered_holding_one_scenario_at_a_time(tmp_path):

@@ -247,8 +247,8 @@ def test_a_long_story_starts_folded_and_a_step_opens_with_its_position_before_an
     before = _wait(browser, lambda d: d.find_elements(By.ID, "pos-before-5"))[0]
     assert before.is_displayed()
     after_4 = browser.execute_script(
-        "return document.querySelector('#pos-after-4 [data-view=table]').textContent.replace(/after step 4/, '')")
-    assert before.find_element(By.CSS_SELECTOR, "[data-view=table]").get_attribute("textContent").replace(
+        "return document.querySelector('#pos-after-4 .table-view').textContent.replace(/after step 4/, '')")
+    assert before.find_element(By.CSS_SELECTOR, ".table-view").get_attribute("textContent").replace(
         "after step 4", "") == after_4
     assert not browser.find_element(By.ID, "step-4").find_element(By.CSS_SELECTOR, ".before-after").is_displayed()
     # Fold it again; then unfold every step at once.
@@ -270,31 +270,31 @@ def test_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
     worked = next(s for s in corpus if s.id == "aa-0001")  # step 2 is an accepted use
     _open(browser, book / worked.profile / "aa-0001.html")
     after = browser.find_element(By.ID, "pos-after-2")
+    view = after.find_element(By.CSS_SELECTOR, ".table-view")  # one drawing for every view
 
-    def shown_view():
-        views = [v for v in after.find_elements(By.CSS_SELECTOR, ".table-view") if v.is_displayed()]
-        assert len(views) == 1
-        return views[0]
+    def hand(seat):
+        cards = view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card")
+        return [c.get_attribute("data-card") for c in cards if c.is_displayed()]
 
-    def hand(view, seat):
-        return [c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card")]
+    def shown_cards():
+        return {c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, ".card") if c.is_displayed()}
 
-    table = shown_view()
-    assert table.get_attribute("data-view") == "table"
-    full = {seat: hand(table, seat) for seat in (0, 1)}
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-view") == "table"
+    assert "table view: all cards" in view.text.lower()
+    full = {seat: hand(seat) for seat in (0, 1)}
     assert all(full.values())
     for seat, other in ((0, 1), (1, 0)):
         browser.find_element(By.CSS_SELECTOR, f"input[name=view][value=seat-{seat}]").click()
-        view = shown_view()
-        assert view.get_attribute("data-view") == f"seat-{seat}"
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-view") == f"seat-{seat}"
         assert f"as seat {seat} sees it" in view.text.lower()  # the caption is in capitals
-        assert hand(view, seat) == full[seat]
-        assert hand(view, other) == [None] * len(full[other])  # backs, no names
-        assert not set(full[other]) & {c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, ".card")}
-        assert not view.find_elements(By.CSS_SELECTOR, ".stock .card[data-card]")
+        assert "table view" not in view.text.lower()
+        assert hand(seat) == full[seat]
+        assert hand(other) == [None] * len(full[other])  # backs, no names
+        assert not set(full[other]) & shown_cards()
+        assert not [c for c in view.find_elements(By.CSS_SELECTOR, ".stock .card[data-card]") if c.is_displayed()]
         assert not browser.find_element(By.CSS_SELECTOR, ".omniscient-note").is_displayed()
     browser.find_element(By.CSS_SELECTOR, "input[name=view][value=table]").click()
-    assert shown_view().get_attribute("data-view") == "table"
+    assert hand(1) == full[1]
 
 
 def test_suit_glyphs_render_as_svg_without_a_font(book, browser):

@@ -1,5 +1,5 @@
-// The scenario page's controls, no network: show the table as one seat sees it (the seat views
-// are in the page, hidden; this only switches which one shows), fold or unfold every step, open
+// The scenario page's controls, no network: show the table as one seat sees it (every view is
+// in the page; this only switches which one shows), fold or unfold every step, open
 // the step a link points into, and open every step for printing. Without it the table view
 // shows and each step still folds by itself (<details>).
 (function () {
@@ -7,10 +7,9 @@
   if (!toggles) return;
   toggles.hidden = false;
 
+  // Each position is drawn once for every view; the page's style shows what the body's view is
+  // marked for (story.html.j2).
   function show(view) {
-    document.querySelectorAll(".table-view[data-view]").forEach(function (v) {
-      v.hidden = v.getAttribute("data-view") !== view;
-    });
     document.body.setAttribute("data-view", view);
   }
   var radios = toggles.querySelectorAll('input[name="view"]');
