@@ -482,3 +482,37 @@ def test_pages_are_written_as_they_are_rendered_holding_one_scenario_at_a_time(t
         seen += path.endswith(".html") and "/" in path and not path.endswith("index.html")
     assert seen == len(book.entries) > 10
     assert not any(e.walk is not None or "steps" in e.scenario.data for e in book.entries)
+
+
+def test_the_search_is_at_the_top_of_the_index_reachable_from_every_page_and_reads_text(book):
+    """The index's search box comes before the profiles; every page's top bar has a search
+    field leading to it; the index holds the words of each rule's text and each annotation."""
+    import json
+
+    out, _, pages = book
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert index.index('id="search"') < index.index('class="profiles"')
+    for page in pages:
+        text = (out / page).read_text(encoding="utf-8")
+        bar = text.split('<header class="topbar">', 1)[1].split("</header>", 1)[0]
+        assert re.search(r'<form class="find" role="search" action="(\.\./)*index\.html"><input name="q"', bar), page
+    script = (out / "search-index.js").read_text(encoding="utf-8")
+    found = dict(re.findall(r"window\.(\w+) = (.*);\n", script))
+    entries, texts = json.loads(found["CONQUIAN_BOOK_INDEX"]), json.loads(found["CONQUIAN_BOOK_TEXTS"])
+    aa1 = next(e for e in entries if e["id"] == "aa-0001")
+    annotation = next(s for s in SCENARIOS if s.id == "aa-0001").data["annotation"]
+    assert set(aa1["x"].split()) == {w.lower() for w in re.findall(r"[^\W_]+(?:[-'][^\W_]+)*", annotation)}
+    assert set(texts) == {e["id"] for e in entries if e["k"] == "rule"}
+    assert all(texts.values()) and sum(len(t) for t in texts.values()) < 4 * sum(len(r.text) for r in rules_for("anglo-american-v1").values())
+
+
+def test_on_a_narrow_screen_the_top_bars_links_fold(book):
+    """Without a browser: the top bar's links sit in a <details> ("pages") that the stylesheet
+    shows as a summary only below 40rem, and book.js folds there."""
+    out, _, _ = book
+    css = (out / "book.css").read_text(encoding="utf-8")
+    narrow = css.split("@media (max-width: 40rem)", 1)[1]
+    assert ".topbar details.more > summary { display: list-item;" in narrow
+    assert 'matchMedia("(max-width: 40rem)")' in (out / "book.js").read_text(encoding="utf-8")
+    page = (out / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
+    assert '<details class="more" open><summary>pages</summary>' in page

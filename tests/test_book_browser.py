@@ -168,6 +168,8 @@ def test_a_refusal_links_to_its_reason_code(book, browser):
 
 
 def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
+    """Matches in ids, titles, rule ids and tags come first; matches in the text only (a rule's,
+    an annotation's) follow, marked `in-text` (test_the_search_finds_rule_and_annotation_text)."""
     from selenium.webdriver.common.by import By
 
     corpus, _ = load_corpus([corpus_dir()])
@@ -176,7 +178,7 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
 
     def hits():
         results = browser.find_element(By.ID, "search-results")
-        return [li.get_attribute("data-id") for li in results.find_elements(By.CSS_SELECTOR, "li.hit")]
+        return [li.get_attribute("data-id") for li in results.find_elements(By.CSS_SELECTOR, "li.hit:not(.in-text)")]
 
     _open(browser, book / "index.html")
     box = browser.find_element(By.ID, "search")
@@ -186,7 +188,8 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     found = hits()
     assert found[0] == "AA-EX-1"  # the rule itself first, then the scenarios citing it
     assert set(found[1:]) == citing
-    assert browser.find_element(By.ID, "search-count").text == f"{len(citing) + 1} matches"
+    assert browser.find_element(By.ID, "search-count").text.startswith(
+        f"{len(browser.find_elements(By.CSS_SELECTOR, '#search-results li.hit'))} matches")
 
     box.clear()
     box.send_keys("golden draw")  # every word must match: the golden deals that end in a draw
@@ -358,3 +361,53 @@ def test_print_shows_every_step_and_no_controls(book, browser):
             assert not browser.find_element(By.CSS_SELECTOR, hidden).is_displayed(), hidden
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_the_search_finds_rule_and_annotation_text(book, browser):
+    """Words found only in a scenario's annotation or a rule's text find it, after the matches in
+    ids and titles; the top bar's search field of any page opens the index's search with them."""
+    import re
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    corpus = _corpus()
+    scenario = next(s for s in sorted(corpus, key=lambda s: s.id) if "forcing" not in s.data["title"].lower()
+                    and re.search(r"\bforcing\b", s.data.get("annotation", "").lower()))
+
+    def hits(css="li.hit"):
+        return [li.get_attribute("data-id") for li in browser.find_elements(By.CSS_SELECTOR, f"#search-results {css}")]
+
+    _open(browser, book / "glossary.html")
+    field = browser.find_element(By.CSS_SELECTOR, ".topbar input[name=q]")
+    field.send_keys(f"forcing {scenario.id}" + Keys.ENTER)
+    _wait(browser, lambda d: d.current_url.split("?")[0].endswith("/index.html") and hits())
+    assert hits("li.hit.in-text") == [scenario.id]
+    box = browser.find_element(By.ID, "search")
+    box.clear()
+    box.send_keys("rearrangement")  # in rule texts: rules whose titles do not say it are found too
+    _wait(browser, lambda d: hits("li.hit-rule.in-text"))
+    assert hits()[: len(hits("li.hit:not(.in-text)"))] == hits("li.hit:not(.in-text)")  # head matches first
+
+
+def test_on_a_phone_the_top_bar_is_one_line_and_the_search_box_comes_first(book, browser):
+    """At a phone's size (360x740) the navigation stays a thin bar (its links fold under
+    "pages"), and the index's search box is above the fold."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(360, 740)
+    try:
+        for page in ("index.html", "anglo-american-v1/aa-0001.html", "rules.html"):
+            _open(browser, book / page)
+            viewport = browser.execute_script("return window.innerHeight")
+            bar = browser.find_element(By.CSS_SELECTOR, ".topbar").size["height"]
+            assert bar <= viewport * 0.1, (page, bar, viewport)
+            more = browser.find_element(By.CSS_SELECTOR, ".topbar details.more")
+            assert more.get_attribute("open") is None
+            more.find_element(By.TAG_NAME, "summary").click()
+            assert more.find_element(By.LINK_TEXT, "glossary").is_displayed()
+        _open(browser, book / "index.html")
+        box = browser.find_element(By.ID, "search")
+        assert box.location["y"] + box.size["height"] <= browser.execute_script("return window.innerHeight")
+    finally:
+        browser.set_window_size(1280, 900)

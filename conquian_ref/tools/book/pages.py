@@ -8,6 +8,7 @@ rules_pages and scenario_page render the others.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
 from .markdown import Markdown
@@ -41,22 +42,37 @@ def render(book):
     yield "search-index.js", search_index(book)
 
 
+WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")  # words of a text, rule ids and card names whole (C-OBS-1, 6H)
+
+
+def words(text: str) -> str:
+    """The distinct words of `text`, lowercased, in order of first use: what the search matches
+    (every word typed must start or occur in one), without the repeats and the markup."""
+    return " ".join(dict.fromkeys(w.lower() for w in WORD.findall(text)))
+
+
 def search_index(book) -> str:
-    """search-index.js: one entry per rule (per profile) and per scenario, for assets/search.js."""
-    items = []
+    """search-index.js: one entry per rule (per profile) and per scenario, for assets/search.js,
+    with the words of each rule's text (once per rule: `T`, by id) and of each scenario's
+    annotation (`x`), so that the search finds text as well as ids, titles and tags."""
+    items, texts = [], {}
     for p in book.profiles:
         for rid, rule in book.rules[p].items():
+            texts.setdefault(rid, words(rule.text))
             items.append({"k": "rule", "id": rid, "t": rule.title, "p": p, "u": f"{p}/index.html#{rid}"})
     for e in book.entries:
         items.append({
             "k": "scenario", "id": e.id, "t": e.title, "p": e.profile,
             "r": list(e.scenario.rules), "g": list(e.scenario.data.get("tags", [])), "u": e.page,
+            "x": words(e.scenario.data.get("annotation", "")),
         })
     # json.dumps escapes nothing HTML-special by default; the file is a script, not HTML, but keep
     # "</" out of it anyway so that it could be inlined safely.
     text = json.dumps(items, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return "// The search index of the book: one entry per rule (per profile) and per scenario.\n" \
-           f"window.CONQUIAN_BOOK_INDEX = {text};\n"
+    rule_texts = json.dumps(texts, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return "// The search index of the book: one entry per rule (per profile) and per scenario;\n" \
+           "// the words of each rule's text, by rule id.\n" \
+           f"window.CONQUIAN_BOOK_INDEX = {text};\nwindow.CONQUIAN_BOOK_TEXTS = {rule_texts};\n"
 
 
 def doc_page(book, path: str, name: str, title: str) -> str:

@@ -1,8 +1,14 @@
 // The scenario page's controls, no network: show the table as one seat sees it (every view is
 // in the page; this only switches which one shows), fold or unfold every step, open
 // the step a link points into, and open every step for printing. Without it the table view
-// shows and each step still folds by itself (<details>).
+// shows and each step still folds by itself (<details>). On every page: fold the top bar's links
+// on a narrow screen.
 (function () {
+  // On a narrow screen the top bar's links start folded under "pages" (book.css); without this
+  // script they show, as on a wide screen.
+  var more = document.querySelector(".topbar details.more");
+  if (more && window.matchMedia("(max-width: 40rem)").matches) more.open = false;
+
   var toggles = document.querySelector(".toggles");
   if (!toggles) return;
   toggles.hidden = false;
