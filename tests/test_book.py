@@ -127,7 +127,7 @@ def test_the_scenario_page_draws_the_replayed_positions(book):
     after_use = text.split('id="pos-after-2"', 1)[1].split("</li>", 1)[0]
     seat1 = after_use.split('class="seat seat-1', 1)[1]
     exposed = seat1.split('class="cards exposed"', 1)[1].split("</div>", 1)[0]
-    assert re.findall(r'data-card="(\w+)"', exposed) == ["4H", "5H", "6H"]
+    assert CARD_NAME.findall(exposed) == ["4H", "5H", "6H"]
     assert 'class="card fr s-H' in exposed  # hearts drawn red
 
 
@@ -138,26 +138,34 @@ def _profile_with(notation: str) -> str:
 
 
 @pytest.mark.parametrize("notation", ["spanish", "french"])
-def test_suit_glyphs_are_svg_symbols_defined_once_with_a_text_alternative(book, notation):
-    """No emoji font needed: each suit is one <symbol> per page, every card
-    <use>s it, and the profile's text glyph follows, visually hidden, for screen readers and
-    copy-paste; the suit's name still shows under a Spanish card."""
+def test_suit_glyphs_are_shapes_of_the_stylesheet_with_a_text_alternative(book, notation):
+    """No emoji font needed: each suit's shape is one rule of book.css (a mask made from its
+    symbol in assets/suits.svg), every card writes its suit as its text glyph in an <i> that the
+    rule draws as the shape, for screen readers and copy-paste; a Spanish card's suit name is
+    written under it by the stylesheet."""
+    from urllib.parse import unquote
+
     from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools.book.suits import SVG
 
     out, _, _ = book
     profile = _profile_with(notation)
+    kind = "fr" if notation == "french" else "es"
     suits = load_profile(profile).data["deck"]["suits"]
     scenario = next(s for s in SCENARIOS if s.profile == profile and "deck" in s.data.get("setup", {}))
     text = (out / profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+    css = (out / "book.css").read_text(encoding="utf-8")
     for suit in suits:
-        assert text.count(f'<symbol id="suit-{suit["name"]}"') == 1, suit
-        card = re.search(rf'<span class="card \w+ s-{suit["id"]}[^"]*"[^>]*>(.*?)</i>', text)
-        assert card, suit
-        assert f'<use href="#suit-{suit["name"]}"/>' in card.group(1)
-        assert f'<i>{suit["glyph"]}</i>' in card.group(0)
-        assert suit["glyph"] not in re.sub(r"<i>.*?</i>", "", card.group(0))
+        card = re.search(rf'<span class="card {kind} s-{suit["id"]}[^"]*">\w+<i>([^<]*)</i></span>', text)
+        assert card and card.group(1) == suit["glyph"], suit
+        rule = re.search(rf'\.card\.{kind}\.s-{suit["id"]} > i {{ -webkit-mask-image: url\("data:image/svg\+xml,([^"]+)"\)', css)
+        body = re.search(rf'<symbol id="suit-{suit["name"]}" viewBox="[^"]+">(.*?)</symbol>', SVG, re.S).group(1)
+        assert rule and body in unquote(rule.group(1)), suit
+        shaped = css.split("/* The suit shapes", 1)[1].split("}", 1)[0]  # the rule drawing every suit's <i> as a shape
+        assert f'.card.{kind}.s-{suit["id"]} > i' in shaped.split("{")[0] and "mask" in shaped, suit
         if notation == "spanish":
-            assert f'<small>{suit["name"]}</small>' in text
+            assert f'.card.es.s-{suit["id"]}::after {{ content: "{suit["name"]}"; }}' in css
+    assert "<svg" not in text and "<symbol" not in text  # nothing per page
 
 
 def test_the_runner_prints_one_closing_line(tmp_path, capsys):
@@ -348,7 +356,17 @@ def test_previous_and_next_links_walk_each_area_in_id_order(book):
         assert f"first of {area}" in texts[ids[0]] and f"last of {area}" in texts[ids[-1]]
 
 
-CARD_NAME = re.compile(r'data-card="(\w+)"')
+class _CardNames:
+    """The letter forms of the cards drawn in some HTML: the rank written, the suit of the
+    card's class (`<span class="card fr s-H">6<i>♥</i></span>` is 6H)."""
+
+    CARD = re.compile(r'<span class="card \w+ s-(\w)[^"]*">(\w+)<i>')
+
+    def findall(self, text: str) -> list[str]:
+        return [rank + suit for suit, rank in self.CARD.findall(text)]
+
+
+CARD_NAME = _CardNames()
 
 
 def _panels(view: str) -> dict[int, str]:
@@ -439,8 +457,8 @@ def test_a_seat_view_shows_no_card_of_the_other_hands(book):
                     if other == seat:
                         assert CARD_NAME.findall(hand) == CARD_NAME.findall(re.search(hand_of, panels[seat], re.S).group(1))
                     else:
-                        assert not CARD_NAME.findall(hand) and hand.count("card back hidden") == len(
-                            CARD_NAME.findall(re.search(hand_of, panels[other], re.S).group(1)))
+                        count = len(CARD_NAME.findall(re.search(hand_of, panels[other], re.S).group(1)))
+                        assert hand == ('<i class="backs" style="--n:%d"></i>' % count if count else '<span class="none">none</span>')
                         assert '<div class="row exchange">' not in panel
                 assert not CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', view, re.S).group(1))
                 leaked = Counter(CARD_NAME.findall(view)) - (Counter(CARD_NAME.findall(table)) - Counter(others) - Counter(stock))
@@ -516,3 +534,17 @@ def test_on_a_narrow_screen_the_top_bars_links_fold(book):
     assert 'matchMedia("(max-width: 40rem)")' in (out / "book.js").read_text(encoding="utf-8")
     page = (out / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
     assert '<details class="more" open><summary>pages</summary>' in page
+
+
+def test_a_card_is_short_markup_and_a_hidden_hand_one_element():
+    """The book's size is its cards (a golden deal's page draws thousands): a card is its class,
+    rank and text glyph only (the stylesheet draws the suit, book.js the tooltip); the backs of a
+    hand another seat may not see are one element, however many."""
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools.book.cards import Cards
+
+    french = Cards(load_profile(_profile_with("french")))
+    assert french.card("QS") == '<span class="card fr s-S">Q<i>♠</i></span>'
+    assert french.backs(10) == '<i class="backs" style="--n:10"></i>'
+    spanish = Cards(load_profile(_profile_with("spanish")))
+    assert spanish.card("11O") == '<span class="card es s-O">11<i>🪙</i></span>'

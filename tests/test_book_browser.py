@@ -101,6 +101,12 @@ def _open(driver, path: Path) -> None:
     driver.get(path.resolve().as_uri())
 
 
+def _letter(driver, card) -> str:
+    """A drawn card's letter form: the rank written, the suit of its class ("6H")."""
+    return driver.execute_script(
+        "var c = arguments[0]; return c.firstChild.textContent + /\\bs-(\\w+)/.exec(c.className)[1];", card)
+
+
 def test_follow_a_rule_to_its_scenario_and_back(book, browser):
     from selenium.webdriver.common.by import By
 
@@ -204,8 +210,9 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     _wait(browser, lambda d: d.current_url.endswith("/torno-cisneros-v1/tc-0150.html"))
     # Spanish cards: rank and the profile's suit glyph, with the suit's name written under it.
     forced = browser.find_element(By.ID, "pos-after-6").find_element(By.CSS_SELECTOR, ".seat-0 .exposed")
-    cards = [c.text.split("\n") for c in forced.find_elements(By.CSS_SELECTOR, ".card")]
-    assert cards == [["5🪙", "oros"], ["6🪙", "oros"], ["7🪙", "oros"], ["10🪙", "oros"]]
+    cards = [(c.text, browser.execute_script("return getComputedStyle(arguments[0], '::after').content", c))
+             for c in forced.find_elements(By.CSS_SELECTOR, ".card")]
+    assert cards == [("5🪙", '"oros"'), ("6🪙", '"oros"'), ("7🪙", '"oros"'), ("10🪙", '"oros"')]
 
     # On a profile page the search box keeps to that profile.
     _open(browser, book / "torno-cisneros-v1" / "index.html")
@@ -276,11 +283,14 @@ def test_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
     view = after.find_element(By.CSS_SELECTOR, ".table-view")  # one drawing for every view
 
     def hand(seat):
-        cards = view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card")
-        return [c.get_attribute("data-card") for c in cards if c.is_displayed()]
+        return [_letter(browser, c) for c in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card") if c.is_displayed()]
+
+    def backs(seat):
+        shown = [b for b in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .backs") if b.is_displayed()]
+        return [b.get_attribute("style") for b in shown]
 
     def shown_cards():
-        return {c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, ".card") if c.is_displayed()}
+        return {_letter(browser, c) for c in view.find_elements(By.CSS_SELECTOR, ".card") if c.is_displayed()}
 
     assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-view") == "table"
     assert "table view: all cards" in view.text.lower()
@@ -292,17 +302,19 @@ def test_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
         assert f"as seat {seat} sees it" in view.text.lower()  # the caption is in capitals
         assert "table view" not in view.text.lower()
         assert hand(seat) == full[seat]
-        assert hand(other) == [None] * len(full[other])  # backs, no names
+        assert hand(other) == [] and backs(other) == [f"--n: {len(full[other])};"]  # backs, no names
         assert not set(full[other]) & shown_cards()
-        assert not [c for c in view.find_elements(By.CSS_SELECTOR, ".stock .card[data-card]") if c.is_displayed()]
+        assert not [c for c in view.find_elements(By.CSS_SELECTOR, ".stock .card") if c.is_displayed()]
         assert not browser.find_element(By.CSS_SELECTOR, ".omniscient-note").is_displayed()
     browser.find_element(By.CSS_SELECTOR, "input[name=view][value=table]").click()
     assert hand(1) == full[1]
 
 
-def test_suit_glyphs_render_as_svg_without_a_font(book, browser):
-    """Every suit symbol draws: the <use> of each suit has a non-zero box (a broken reference has
-    none), and the text glyph beside it takes no room."""
+def test_suit_glyphs_render_as_shapes_without_a_font(book, browser):
+    """Every suit draws as its shape: the <i> holding the text glyph is a box of the suit's
+    colour masked by the shape (no mask: a plain square), its text moved out of the box; the
+    tooltip names the card."""
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     from conquian_ref.spec.profiles import load_profile
@@ -315,16 +327,19 @@ def test_suit_glyphs_render_as_svg_without_a_font(book, browser):
         browser.get(first)
         for suit in load_profile(profile).data["deck"]["suits"]:
             box = browser.execute_script(
-                "var u = document.querySelector('.table-view:not([hidden]) .card.s-' + arguments[0] + ' svg use');"
-                "if (!u) return null; var b = u.getBBox(), r = u.ownerSVGElement.getBoundingClientRect(),"
-                " t = u.ownerSVGElement.nextElementSibling.getBoundingClientRect();"
-                "return [b.width, b.height, r.width, r.height, t.width, u.ownerSVGElement.nextElementSibling.textContent];",
+                "var i = document.querySelector('.table-view .card.s-' + arguments[0] + ' > i');"
+                "if (!i) return null; var s = getComputedStyle(i), r = i.getBoundingClientRect();"
+                "return [r.width, r.height, s.maskImage || s.webkitMaskImage, s.textIndent, i.textContent];",
                 suit["id"])
             if box is None:
                 continue  # this page draws no card of that suit
-            assert box[0] > 3 and box[1] > 3, (profile, suit, box)  # the shape drawn (0 when <use> finds nothing)
-            assert box[2] > 5 and box[3] > 5, (profile, suit, box)  # the glyph's box on the page
-            assert box[4] <= 1 and box[5] == suit["glyph"], (profile, suit, box)
+            assert box[0] > 5 and box[1] > 5, (profile, suit, box)  # the glyph's box on the page
+            assert box[2].startswith('url("data:image/svg+xml'), (profile, suit, box)
+            assert box[3] != "0px" and box[4] == suit["glyph"], (profile, suit, box)
+        card = browser.find_element(By.CSS_SELECTOR, ".table-view .card")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", card)
+        ActionChains(browser).move_to_element(card).perform()
+        assert f"({_letter(browser, card)})" in card.get_attribute("title")
 
 
 def test_previous_and_next_links_step_through_an_area(book, browser):

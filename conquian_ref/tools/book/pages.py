@@ -15,6 +15,7 @@ from .markdown import Markdown
 from .render import render_page, without_title
 from .rules_pages import all_rules_page, profile_page, reasons_page
 from .scenario_page import scenario_page
+from .suits import stylesheet
 from .urls import slug
 
 ASSETS = ("book.css", "book.js", "search.js")  # copied as they are to the root of the book
@@ -26,7 +27,10 @@ def render(book):
     scenario pages come before the profile pages, which flag the scenarios that do not replay
     (each scenario is replayed while its page renders)."""
     for name in ASSETS:
-        yield name, (resources.files(__package__) / "assets" / name).read_text(encoding="utf-8")
+        text = (resources.files(__package__) / "assets" / name).read_text(encoding="utf-8")
+        if name == "book.css":
+            text += stylesheet(book.profile_objs.values())  # the suit shapes
+        yield name, text
     yield "index.html", render_page(book, "top.html.j2", "index.html", "Conquian: the annotated rulebook",
                                     "top", search=True)
     yield "rules.html", all_rules_page(book)
