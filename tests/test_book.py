@@ -127,7 +127,7 @@ def test_the_scenario_page_draws_the_replayed_positions(book):
     after_use = text.split('id="pos-after-2"', 1)[1].split("</li>", 1)[0]
     seat1 = after_use.split('class="seat seat-1', 1)[1]
     exposed = seat1.split('class="cards exposed"', 1)[1].split("</div>", 1)[0]
-    assert re.findall(r'data-card="(\w+)"', exposed) == ["4H", "5H", "6H"]
+    assert CARD_NAME.findall(exposed) == ["4H", "5H", "6H"]
     assert 'class="card fr s-H' in exposed  # hearts drawn red
 
 
@@ -138,26 +138,34 @@ def _profile_with(notation: str) -> str:
 
 
 @pytest.mark.parametrize("notation", ["spanish", "french"])
-def test_suit_glyphs_are_svg_symbols_defined_once_with_a_text_alternative(book, notation):
-    """No emoji font needed: each suit is one <symbol> per page, every card
-    <use>s it, and the profile's text glyph follows, visually hidden, for screen readers and
-    copy-paste; the suit's name still shows under a Spanish card."""
+def test_suit_glyphs_are_shapes_of_the_stylesheet_with_a_text_alternative(book, notation):
+    """No emoji font needed: each suit's shape is one rule of book.css (a mask made from its
+    symbol in assets/suits.svg), every card writes its suit as its text glyph in an <i> that the
+    rule draws as the shape, for screen readers and copy-paste; a Spanish card's suit name is
+    written under it by the stylesheet."""
+    from urllib.parse import unquote
+
     from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools.book.suits import SVG
 
     out, _, _ = book
     profile = _profile_with(notation)
+    kind = "fr" if notation == "french" else "es"
     suits = load_profile(profile).data["deck"]["suits"]
     scenario = next(s for s in SCENARIOS if s.profile == profile and "deck" in s.data.get("setup", {}))
     text = (out / profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+    css = (out / "book.css").read_text(encoding="utf-8")
     for suit in suits:
-        assert text.count(f'<symbol id="suit-{suit["name"]}"') == 1, suit
-        card = re.search(rf'<span class="card \w+ s-{suit["id"]}[^"]*"[^>]*>(.*?)</i>', text)
-        assert card, suit
-        assert f'<use href="#suit-{suit["name"]}"/>' in card.group(1)
-        assert f'<i>{suit["glyph"]}</i>' in card.group(0)
-        assert suit["glyph"] not in re.sub(r"<i>.*?</i>", "", card.group(0))
+        card = re.search(rf'<span class="card {kind} s-{suit["id"]}[^"]*">\w+<i>([^<]*)</i></span>', text)
+        assert card and card.group(1) == suit["glyph"], suit
+        rule = re.search(rf'\.card\.{kind}\.s-{suit["id"]} > i {{ -webkit-mask-image: url\("data:image/svg\+xml,([^"]+)"\)', css)
+        body = re.search(rf'<symbol id="suit-{suit["name"]}" viewBox="[^"]+">(.*?)</symbol>', SVG, re.S).group(1)
+        assert rule and body in unquote(rule.group(1)), suit
+        shaped = css.split("/* The suit shapes", 1)[1].split("}", 1)[0]  # the rule drawing every suit's <i> as a shape
+        assert f'.card.{kind}.s-{suit["id"]} > i' in shaped.split("{")[0] and "mask" in shaped, suit
         if notation == "spanish":
-            assert f'<small>{suit["name"]}</small>' in text
+            assert f'.card.es.s-{suit["id"]}::after {{ content: "{suit["name"]}"; }}' in css
+    assert "<svg" not in text and "<symbol" not in text  # nothing per page
 
 
 def test_the_runner_prints_one_closing_line(tmp_path, capsys):
@@ -348,7 +356,17 @@ def test_previous_and_next_links_walk_each_area_in_id_order(book):
         assert f"first of {area}" in texts[ids[0]] and f"last of {area}" in texts[ids[-1]]
 
 
-CARD_NAME = re.compile(r'data-card="(\w+)"')
+class _CardNames:
+    """The letter forms of the cards drawn in some HTML: the rank written, the suit of the
+    card's class (`<span class="card fr s-H">6<i>♥</i></span>` is 6H)."""
+
+    CARD = re.compile(r'<span class="card \w+ s-(\w)[^"]*">(\w+)<i>')
+
+    def findall(self, text: str) -> list[str]:
+        return [rank + suit for suit, rank in self.CARD.findall(text)]
+
+
+CARD_NAME = _CardNames()
 
 
 def _panels(view: str) -> dict[int, str]:
@@ -362,9 +380,51 @@ def _panels(view: str) -> dict[int, str]:
 
 def _private(panel: str) -> list[str]:
     """The cards of a panel that only its seat may know: its hand, its exchange pick."""
-    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+    hand = re.search(r'<span class="cards hand"[^>]*>(.*?)</span></div>', panel, re.S).group(1)
     rows = "".join(re.findall(r'<div class="row exchange">(.*?)</div>', panel, re.S))
     return CARD_NAME.findall(hand + rows)
+
+
+TAG = re.compile(r'<(/?)([a-z0-9]+)([^>]*?)(/?)>')
+
+
+def _seen_by(drawing: str, view: str) -> str:
+    """The drawing of a position as `view` shows it ("table", "seat-0"…): without the elements
+    marked `data-for` other views, as the page's style hides them (story.html.j2)."""
+    kept, start, depth = [], 0, 0
+    for m in TAG.finditer(drawing):
+        closing, _, attrs, void = m.groups()
+        if depth:  # inside a hidden element: find where it ends
+            if not void:
+                depth += -1 if closing else 1
+            if not depth:
+                start = m.end()
+            continue
+        marked = re.search(r' data-for="([^"]*)"', attrs)
+        if not closing and marked and view not in marked.group(1).split():
+            kept.append(drawing[start:m.start()])
+            depth, start = (0, m.end()) if void else (1, start)
+    return "".join(kept) + (drawing[start:] if not depth else "")
+
+
+def test_each_position_is_drawn_once_for_every_view(book):
+    """One drawing per position (the table view and each seat's view are marked parts of it),
+    and the page's style shows what its chosen view is marked for, for every seat."""
+    out, _, _ = book
+    for scenario in SCENARIOS[:40]:
+        if "match" in scenario.data:
+            continue
+        text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
+        blocks = text.split('<div class="position" id="pos-')[1:]
+        assert blocks and all(b.count('<div class="table-view') == 1 for b in blocks), scenario.id
+        for seat in range(len(load_profile_seats(scenario.profile))):
+            assert f'[data-view="seat-{seat}"] [data-for]:not([data-for~="seat-{seat}"]) {{ display: none; }}' in text
+
+
+def load_profile_seats(profile: str) -> list:
+    from conquian_ref.spec.profiles import load_profile
+
+    return load_profile(profile).seats
 
 
 def test_a_seat_view_shows_no_card_of_the_other_hands(book):
@@ -377,30 +437,114 @@ def test_a_seat_view_shows_no_card_of_the_other_hands(book):
 
     out, _, _ = book
     checked = set()
+    hand_of = r'<span class="cards hand"[^>]*>(.*?)</span></div>'
     for scenario in SCENARIOS:
         if "match" in scenario.data:
             continue
         text = (out / scenario.profile / f"{scenario.id}.html").read_text(encoding="utf-8")
         for block in text.split('<div class="position" id="pos-')[1:]:
-            drawn = [v.split('<div class="phase">', 1)[0] for v in block.split('<div class="table-view')[1:]]
-            table = next(v for v in drawn if v.startswith('" data-view="table"'))
-            seen = {int(re.match(r' seat-view" data-view="seat-(\d+)"', v).group(1)): v for v in drawn if v is not table}
+            drawing = block.split('<div class="table-view', 1)[1].split('</div></div>\n</div>', 1)[0]
+            table = _seen_by(drawing, "table").split('<div class="phase"', 1)[0]
             panels = _panels(table)
-            assert sorted(seen) == sorted(panels) and len(seen) in (2, 4), scenario.id
+            seen = {seat: _seen_by(drawing, f"seat-{seat}").split('<div class="phase"', 1)[0] for seat in panels}
+            assert len(seen) in (2, 4), scenario.id
             stock = CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', table, re.S).group(1))
             for seat, view in seen.items():
+                assert f"as seat {seat} sees it" in view and "table view: all cards" not in view
                 others = [c for s, p in panels.items() if s != seat for c in _private(p)]
                 for other, panel in _panels(view).items():
-                    hand = re.search(r'<span class="cards hand">(.*?)</span></div>', panel, re.S).group(1)
+                    hand = re.search(hand_of, panel, re.S).group(1)
                     if other == seat:
-                        assert CARD_NAME.findall(hand) == CARD_NAME.findall(
-                            re.search(r'<span class="cards hand">(.*?)</span></div>', panels[seat], re.S).group(1))
+                        assert CARD_NAME.findall(hand) == CARD_NAME.findall(re.search(hand_of, panels[seat], re.S).group(1))
                     else:
-                        assert not CARD_NAME.findall(hand) and hand.count("card back hidden") == len(
-                            CARD_NAME.findall(re.search(r'<span class="cards hand">(.*?)</span></div>', panels[other], re.S).group(1)))
+                        count = len(CARD_NAME.findall(re.search(hand_of, panels[other], re.S).group(1)))
+                        assert hand == ('<i class="backs" style="--n:%d"></i>' % count if count else '<span class="none">none</span>')
                         assert '<div class="row exchange">' not in panel
                 assert not CARD_NAME.findall(re.search(r'<div class="box stock">(.*?)</div>', view, re.S).group(1))
                 leaked = Counter(CARD_NAME.findall(view)) - (Counter(CARD_NAME.findall(table)) - Counter(others) - Counter(stock))
                 assert not leaked, f"{scenario.id} pos-{block.split(chr(34), 1)[0]}: seat {seat} is shown {sorted(leaked)}"
                 checked.add((scenario.profile, len(seen)))
     assert {n for _, n in checked} == {2, 4} and len({p for p, _ in checked}) == len(PROFILE_IDS)
+
+
+def test_a_seat_view_is_drawn_once_only_where_its_observation_agrees():
+    """What a seat may know is drawn once for every view: a seat's observation that differs
+    from the table there stops the build rather than draw what the seat does not see."""
+    from conquian_ref.tools.book.picture import check_shared
+    from conquian_ref.tools.book.walk import Picture
+
+    state = {"hands": [["AS"], ["2S"]], "exposed": [[], []], "out_of_play": [], "available": None, "stock": ["3S"]}
+    obs = {"seat": 0, "hand": ["AS"], "hand_counts": [1, 1], "exposed": [[], []], "out_of_play": [],
+           "available": None, "stock_count": 1}
+    check_shared(Picture(state, [[], []], None, [obs]))
+    with pytest.raises(ValueError, match="out_of_play"):
+        check_shared(Picture(state, [[], []], None, [dict(obs, out_of_play=["4S"])]))
+
+
+def test_pages_are_written_as_they_are_rendered_holding_one_scenario_at_a_time(tmp_path):
+    """Bounded memory: the book gives its files one at a time, and while one page is out, at
+    most one scenario is held whole (its steps and its replay); the others are kept as briefs."""
+    from conquian_ref.tools.book.contents import Book
+    from conquian_ref.tools.book.pages import render
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(corpus_dir() / "anglo-american-v1", corpus / "anglo-american-v1")
+    book = Book(corpus, tmp_path / "out", str(corpus))
+    assert not any("steps" in e.scenario.data for e in book.entries)
+    files = render(book)
+    assert iter(files) is files  # a generator, not a table of every page
+    seen = 0
+    for path, text in files:
+        held = [e.id for e in book.entries if e.walk is not None or "steps" in e.scenario.data]
+        assert len(held) <= 1, (path, held)
+        seen += path.endswith(".html") and "/" in path and not path.endswith("index.html")
+    assert seen == len(book.entries) > 10
+    assert not any(e.walk is not None or "steps" in e.scenario.data for e in book.entries)
+
+
+def test_the_search_is_at_the_top_of_the_index_reachable_from_every_page_and_reads_text(book):
+    """The index's search box comes before the profiles; every page's top bar has a search
+    field leading to it; the index holds the words of each rule's text and each annotation."""
+    import json
+
+    out, _, pages = book
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert index.index('id="search"') < index.index('class="profiles"')
+    for page in pages:
+        text = (out / page).read_text(encoding="utf-8")
+        bar = text.split('<header class="topbar">', 1)[1].split("</header>", 1)[0]
+        assert re.search(r'<form class="find" role="search" action="(\.\./)*index\.html"><input name="q"', bar), page
+    script = (out / "search-index.js").read_text(encoding="utf-8")
+    found = dict(re.findall(r"window\.(\w+) = (.*);\n", script))
+    entries, texts = json.loads(found["CONQUIAN_BOOK_INDEX"]), json.loads(found["CONQUIAN_BOOK_TEXTS"])
+    aa1 = next(e for e in entries if e["id"] == "aa-0001")
+    annotation = next(s for s in SCENARIOS if s.id == "aa-0001").data["annotation"]
+    assert set(aa1["x"].split()) == {w.lower() for w in re.findall(r"[^\W_]+(?:[-'][^\W_]+)*", annotation)}
+    assert set(texts) == {e["id"] for e in entries if e["k"] == "rule"}
+    assert all(texts.values()) and sum(len(t) for t in texts.values()) < 4 * sum(len(r.text) for r in rules_for("anglo-american-v1").values())
+
+
+def test_on_a_narrow_screen_the_top_bars_links_fold(book):
+    """Without a browser: the top bar's links sit in a <details> ("pages") that the stylesheet
+    shows as a summary only below 40rem, and book.js folds there."""
+    out, _, _ = book
+    css = (out / "book.css").read_text(encoding="utf-8")
+    narrow = css.split("@media (max-width: 40rem)", 1)[1]
+    assert ".topbar details.more > summary { display: list-item;" in narrow
+    assert 'matchMedia("(max-width: 40rem)")' in (out / "book.js").read_text(encoding="utf-8")
+    page = (out / "anglo-american-v1" / "aa-0001.html").read_text(encoding="utf-8")
+    assert '<details class="more" open><summary>pages</summary>' in page
+
+
+def test_a_card_is_short_markup_and_a_hidden_hand_one_element():
+    """The book's size is its cards (a golden deal's page draws thousands): a card is its class,
+    rank and text glyph only (the stylesheet draws the suit, book.js the tooltip); the backs of a
+    hand another seat may not see are one element, however many."""
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools.book.cards import Cards
+
+    french = Cards(load_profile(_profile_with("french")))
+    assert french.card("QS") == '<span class="card fr s-S">Q<i>♠</i></span>'
+    assert french.backs(10) == '<i class="backs" style="--n:10"></i>'
+    spanish = Cards(load_profile(_profile_with("spanish")))
+    assert spanish.card("11O") == '<span class="card es s-O">11<i>🪙</i></span>'

@@ -101,6 +101,12 @@ def _open(driver, path: Path) -> None:
     driver.get(path.resolve().as_uri())
 
 
+def _letter(driver, card) -> str:
+    """A drawn card's letter form: the rank written, the suit of its class ("6H")."""
+    return driver.execute_script(
+        "var c = arguments[0]; return c.firstChild.textContent + /\\bs-(\\w+)/.exec(c.className)[1];", card)
+
+
 def test_follow_a_rule_to_its_scenario_and_back(book, browser):
     from selenium.webdriver.common.by import By
 
@@ -168,6 +174,8 @@ def test_a_refusal_links_to_its_reason_code(book, browser):
 
 
 def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
+    """Matches in ids, titles, rule ids and tags come first; matches in the text only (a rule's,
+    an annotation's) follow, marked `in-text` (test_the_search_finds_rule_and_annotation_text)."""
     from selenium.webdriver.common.by import By
 
     corpus, _ = load_corpus([corpus_dir()])
@@ -176,7 +184,7 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
 
     def hits():
         results = browser.find_element(By.ID, "search-results")
-        return [li.get_attribute("data-id") for li in results.find_elements(By.CSS_SELECTOR, "li.hit")]
+        return [li.get_attribute("data-id") for li in results.find_elements(By.CSS_SELECTOR, "li.hit:not(.in-text)")]
 
     _open(browser, book / "index.html")
     box = browser.find_element(By.ID, "search")
@@ -186,7 +194,8 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     found = hits()
     assert found[0] == "AA-EX-1"  # the rule itself first, then the scenarios citing it
     assert set(found[1:]) == citing
-    assert browser.find_element(By.ID, "search-count").text == f"{len(citing) + 1} matches"
+    assert browser.find_element(By.ID, "search-count").text.startswith(
+        f"{len(browser.find_elements(By.CSS_SELECTOR, '#search-results li.hit'))} matches")
 
     box.clear()
     box.send_keys("golden draw")  # every word must match: the golden deals that end in a draw
@@ -201,8 +210,9 @@ def test_the_search_box_filters_ids_titles_and_rule_ids(book, browser):
     _wait(browser, lambda d: d.current_url.endswith("/torno-cisneros-v1/tc-0150.html"))
     # Spanish cards: rank and the profile's suit glyph, with the suit's name written under it.
     forced = browser.find_element(By.ID, "pos-after-6").find_element(By.CSS_SELECTOR, ".seat-0 .exposed")
-    cards = [c.text.split("\n") for c in forced.find_elements(By.CSS_SELECTOR, ".card")]
-    assert cards == [["5🪙", "oros"], ["6🪙", "oros"], ["7🪙", "oros"], ["10🪙", "oros"]]
+    cards = [(c.text, browser.execute_script("return getComputedStyle(arguments[0], '::after').content", c))
+             for c in forced.find_elements(By.CSS_SELECTOR, ".card")]
+    assert cards == [("5🪙", '"oros"'), ("6🪙", '"oros"'), ("7🪙", '"oros"'), ("10🪙", '"oros"')]
 
     # On a profile page the search box keeps to that profile.
     _open(browser, book / "torno-cisneros-v1" / "index.html")
@@ -247,8 +257,8 @@ def test_a_long_story_starts_folded_and_a_step_opens_with_its_position_before_an
     before = _wait(browser, lambda d: d.find_elements(By.ID, "pos-before-5"))[0]
     assert before.is_displayed()
     after_4 = browser.execute_script(
-        "return document.querySelector('#pos-after-4 [data-view=table]').textContent.replace(/after step 4/, '')")
-    assert before.find_element(By.CSS_SELECTOR, "[data-view=table]").get_attribute("textContent").replace(
+        "return document.querySelector('#pos-after-4 .table-view').textContent.replace(/after step 4/, '')")
+    assert before.find_element(By.CSS_SELECTOR, ".table-view").get_attribute("textContent").replace(
         "after step 4", "") == after_4
     assert not browser.find_element(By.ID, "step-4").find_element(By.CSS_SELECTOR, ".before-after").is_displayed()
     # Fold it again; then unfold every step at once.
@@ -270,36 +280,41 @@ def test_the_seat_toggle_shows_the_table_as_one_seat_sees_it(book, browser):
     worked = next(s for s in corpus if s.id == "aa-0001")  # step 2 is an accepted use
     _open(browser, book / worked.profile / "aa-0001.html")
     after = browser.find_element(By.ID, "pos-after-2")
+    view = after.find_element(By.CSS_SELECTOR, ".table-view")  # one drawing for every view
 
-    def shown_view():
-        views = [v for v in after.find_elements(By.CSS_SELECTOR, ".table-view") if v.is_displayed()]
-        assert len(views) == 1
-        return views[0]
+    def hand(seat):
+        return [_letter(browser, c) for c in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card") if c.is_displayed()]
 
-    def hand(view, seat):
-        return [c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .card")]
+    def backs(seat):
+        shown = [b for b in view.find_elements(By.CSS_SELECTOR, f".seat-{seat} .hand .backs") if b.is_displayed()]
+        return [b.get_attribute("style") for b in shown]
 
-    table = shown_view()
-    assert table.get_attribute("data-view") == "table"
-    full = {seat: hand(table, seat) for seat in (0, 1)}
+    def shown_cards():
+        return {_letter(browser, c) for c in view.find_elements(By.CSS_SELECTOR, ".card") if c.is_displayed()}
+
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-view") == "table"
+    assert "table view: all cards" in view.text.lower()
+    full = {seat: hand(seat) for seat in (0, 1)}
     assert all(full.values())
     for seat, other in ((0, 1), (1, 0)):
         browser.find_element(By.CSS_SELECTOR, f"input[name=view][value=seat-{seat}]").click()
-        view = shown_view()
-        assert view.get_attribute("data-view") == f"seat-{seat}"
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-view") == f"seat-{seat}"
         assert f"as seat {seat} sees it" in view.text.lower()  # the caption is in capitals
-        assert hand(view, seat) == full[seat]
-        assert hand(view, other) == [None] * len(full[other])  # backs, no names
-        assert not set(full[other]) & {c.get_attribute("data-card") for c in view.find_elements(By.CSS_SELECTOR, ".card")}
-        assert not view.find_elements(By.CSS_SELECTOR, ".stock .card[data-card]")
+        assert "table view" not in view.text.lower()
+        assert hand(seat) == full[seat]
+        assert hand(other) == [] and backs(other) == [f"--n: {len(full[other])};"]  # backs, no names
+        assert not set(full[other]) & shown_cards()
+        assert not [c for c in view.find_elements(By.CSS_SELECTOR, ".stock .card") if c.is_displayed()]
         assert not browser.find_element(By.CSS_SELECTOR, ".omniscient-note").is_displayed()
     browser.find_element(By.CSS_SELECTOR, "input[name=view][value=table]").click()
-    assert shown_view().get_attribute("data-view") == "table"
+    assert hand(1) == full[1]
 
 
-def test_suit_glyphs_render_as_svg_without_a_font(book, browser):
-    """Every suit symbol draws: the <use> of each suit has a non-zero box (a broken reference has
-    none), and the text glyph beside it takes no room."""
+def test_suit_glyphs_render_as_shapes_without_a_font(book, browser):
+    """Every suit draws as its shape: the <i> holding the text glyph is a box of the suit's
+    colour masked by the shape (no mask: a plain square), its text moved out of the box; the
+    tooltip names the card."""
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     from conquian_ref.spec.profiles import load_profile
@@ -312,16 +327,19 @@ def test_suit_glyphs_render_as_svg_without_a_font(book, browser):
         browser.get(first)
         for suit in load_profile(profile).data["deck"]["suits"]:
             box = browser.execute_script(
-                "var u = document.querySelector('.table-view:not([hidden]) .card.s-' + arguments[0] + ' svg use');"
-                "if (!u) return null; var b = u.getBBox(), r = u.ownerSVGElement.getBoundingClientRect(),"
-                " t = u.ownerSVGElement.nextElementSibling.getBoundingClientRect();"
-                "return [b.width, b.height, r.width, r.height, t.width, u.ownerSVGElement.nextElementSibling.textContent];",
+                "var i = document.querySelector('.table-view .card.s-' + arguments[0] + ' > i');"
+                "if (!i) return null; var s = getComputedStyle(i), r = i.getBoundingClientRect();"
+                "return [r.width, r.height, s.maskImage || s.webkitMaskImage, s.textIndent, i.textContent];",
                 suit["id"])
             if box is None:
                 continue  # this page draws no card of that suit
-            assert box[0] > 3 and box[1] > 3, (profile, suit, box)  # the shape drawn (0 when <use> finds nothing)
-            assert box[2] > 5 and box[3] > 5, (profile, suit, box)  # the glyph's box on the page
-            assert box[4] <= 1 and box[5] == suit["glyph"], (profile, suit, box)
+            assert box[0] > 5 and box[1] > 5, (profile, suit, box)  # the glyph's box on the page
+            assert box[2].startswith('url("data:image/svg+xml'), (profile, suit, box)
+            assert box[3] != "0px" and box[4] == suit["glyph"], (profile, suit, box)
+        card = browser.find_element(By.CSS_SELECTOR, ".table-view .card")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", card)
+        ActionChains(browser).move_to_element(card).perform()
+        assert f"({_letter(browser, card)})" in card.get_attribute("title")
 
 
 def test_previous_and_next_links_step_through_an_area(book, browser):
@@ -358,3 +376,53 @@ def test_print_shows_every_step_and_no_controls(book, browser):
             assert not browser.find_element(By.CSS_SELECTOR, hidden).is_displayed(), hidden
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_the_search_finds_rule_and_annotation_text(book, browser):
+    """Words found only in a scenario's annotation or a rule's text find it, after the matches in
+    ids and titles; the top bar's search field of any page opens the index's search with them."""
+    import re
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    corpus = _corpus()
+    scenario = next(s for s in sorted(corpus, key=lambda s: s.id) if "forcing" not in s.data["title"].lower()
+                    and re.search(r"\bforcing\b", s.data.get("annotation", "").lower()))
+
+    def hits(css="li.hit"):
+        return [li.get_attribute("data-id") for li in browser.find_elements(By.CSS_SELECTOR, f"#search-results {css}")]
+
+    _open(browser, book / "glossary.html")
+    field = browser.find_element(By.CSS_SELECTOR, ".topbar input[name=q]")
+    field.send_keys(f"forcing {scenario.id}" + Keys.ENTER)
+    _wait(browser, lambda d: d.current_url.split("?")[0].endswith("/index.html") and hits())
+    assert hits("li.hit.in-text") == [scenario.id]
+    box = browser.find_element(By.ID, "search")
+    box.clear()
+    box.send_keys("rearrangement")  # in rule texts: rules whose titles do not say it are found too
+    _wait(browser, lambda d: hits("li.hit-rule.in-text"))
+    assert hits()[: len(hits("li.hit:not(.in-text)"))] == hits("li.hit:not(.in-text)")  # head matches first
+
+
+def test_on_a_phone_the_top_bar_is_one_line_and_the_search_box_comes_first(book, browser):
+    """At a phone's size (360x740) the navigation stays a thin bar (its links fold under
+    "pages"), and the index's search box is above the fold."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(360, 740)
+    try:
+        for page in ("index.html", "anglo-american-v1/aa-0001.html", "rules.html"):
+            _open(browser, book / page)
+            viewport = browser.execute_script("return window.innerHeight")
+            bar = browser.find_element(By.CSS_SELECTOR, ".topbar").size["height"]
+            assert bar <= viewport * 0.1, (page, bar, viewport)
+            more = browser.find_element(By.CSS_SELECTOR, ".topbar details.more")
+            assert more.get_attribute("open") is None
+            more.find_element(By.TAG_NAME, "summary").click()
+            assert more.find_element(By.LINK_TEXT, "glossary").is_displayed()
+        _open(browser, book / "index.html")
+        box = browser.find_element(By.ID, "search")
+        assert box.location["y"] + box.size["height"] <= browser.execute_script("return window.innerHeight")
+    finally:
+        browser.set_window_size(1280, 900)

@@ -24,7 +24,8 @@ The rooms: walk (replaying a scenario), contents (what the book holds), cards (c
 markdown (the rules documents' Markdown), words (actions and outcomes in words), picture (a
 table picture), pages / rules_pages / scenario_page (each kind of page, from templates/*.html.j2,
 autoescaped by jinja2), build (the command). The stylesheet, the search script, the scenario
-page's controls (book.js) and the SVG suit symbols (suits.svg) are assets/.
+page's controls (book.js) and the SVG suit symbols (suits.svg, drawn by the stylesheet: suits.py)
+are assets/.
 """
 
 from .build import PAGES_MANIFEST, BuildResult, build, configure

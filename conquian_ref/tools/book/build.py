@@ -41,26 +41,27 @@ def build(out: Path | str = "book", corpus: Path | str | None = None) -> BuildRe
     started = time.perf_counter()
     out = Path(out)
     book = Book(Path(corpus) if corpus else corpus_dir(), out, None if corpus is None else str(corpus))
-    pages = render(book)
     out.mkdir(parents=True, exist_ok=True)
     manifest = out / PAGES_MANIFEST
     old = set(manifest.read_text(encoding="utf-8").split()) if manifest.is_file() else set()
-    for rel, text in pages.items():
+    written = []  # the paths only: each page is written as soon as it is rendered, then dropped
+    for rel, text in render(book):
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    for rel in sorted(old - set(pages)):
+        written.append(rel)
+    for rel in sorted(old - set(written)):
         stale = out / rel
         if stale.is_file() and ".." not in Path(rel).parts:
             stale.unlink()
-    manifest.write_text("\n".join(sorted(pages)) + "\n", encoding="utf-8")
+    manifest.write_text("\n".join(sorted(written)) + "\n", encoding="utf-8")
     return BuildResult(
         out=out,
         rules=len(book.rule_ids()),
         scenarios=len(book.entries),
-        pages=sorted(pages),
+        pages=sorted(written),
         problems=book.problems,
-        disagreements=[e.id for e in book.entries if e.walk.verdict],
+        disagreements=[e.id for e in book.entries if e.verdict],
         seconds=time.perf_counter() - started,
     )
 

@@ -1,36 +1,28 @@
 """Card pictures in one profile's notation, from the profile's own deck data (C-DECK-1, C-DECK-2).
 
 French cards are rank and suit glyph, "Q♠" (the stylesheet draws ♥ ♦ red); Spanish cards are
-rank and suit glyph with the suit's name written under it. The suit glyph is drawn as inline
-SVG, a <use> of the page's one <symbol> for that suit name (assets/suits.svg, `SPRITE`), so no
-emoji or symbol font is needed; the profile's text glyph follows it, visually hidden, for screen
-readers and copy-paste. Every card carries its full name and letter form as a tooltip, and its
-letter form as `data-card`.
+rank and suit glyph with the suit's name under it (written by the stylesheet). A card is short
+markup, for a golden deal's page draws thousands: `<span class="card fr s-S">Q<i>♠</i></span>`,
+its letter form the rank written and the suit of its class ("QS"). The stylesheet draws the `<i>`
+as its suit's shape (suits.py, from assets/suits.svg), so no emoji or symbol
+font is needed, and keeps the text glyph for screen readers and copy-paste; a suit with no shape
+shows its text glyph. book.js gives every card its full name as a tooltip, from `names()`
+("queen of spades (QS)").
 """
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ...engine.errors import ConquianError
+from .suits import kind
 
 FRENCH_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 SPANISH_RANKS = {"1": "1 (as)", "10": "10 (sota)", "11": "11 (caballo)", "12": "12 (rey)"}
-CARD = Markup('<span class="%s" title="%s" data-card="%s">%s</span>')
-SUIT_NAME = Markup('<small>%s</small>')
+CARD = Markup('<span class="%s">%s<i>%s</i></span>')  # the rank, then the suit's text glyph
 NONE = Markup('<span class="none">%s</span>')
-BACK = Markup('<span class="card back hidden">&nbsp;</span>')  # no name: the row says whose it is
-# The suit symbols, inlined once at the top of every page (page.html.j2); the comment is for
-# whoever edits the file, not for every page.
-SPRITE = Markup(re.sub(r"<!--.*?-->\s*", "", (resources.files(__package__) / "assets" / "suits.svg")
-                       .read_text(encoding="utf-8"), flags=re.S))
-SYMBOLS = frozenset(re.findall(r'<symbol id="suit-([^"]+)"', SPRITE))
-# Kept short, without classes (the stylesheet styles `.card svg`, `.card i`): a golden deal's page
-# draws thousands of cards. <i> holds the text glyph, visually hidden.
-SUIT = Markup('<svg aria-hidden="true"><use href="#suit-%s"/></svg><i>%s</i>')
+# `count` cards face down, no name, no letter form: one element, book.css draws `--n` backs.
+BACKS = Markup('<i class="backs" style="--n:%d"></i>')
 
 
 class Cards:
@@ -40,7 +32,13 @@ class Cards:
         self.profile = profile
         self.deck = profile.deck
         self.french = profile.data["deck"]["notation"] == "french"
+        self.kind = kind(profile)
         self._drawn: dict[tuple, Markup] = {}  # a book draws the same cards and hands many times over
+
+    def forget(self) -> None:
+        """Drop the drawn pictures (after a page: the hands of one scenario seldom recur in the
+        next, and a cache kept across the book would grow with the corpus)."""
+        self._drawn.clear()
 
     def is_card(self, text: object) -> bool:
         if not isinstance(text, str):
@@ -61,24 +59,21 @@ class Cards:
         deck = self.deck
         c = deck.parse(name)
         suit = deck.suit_ids[deck.suit_of(c)]
-        suit_name = deck.suit_names[deck.suit_of(c)]
-        rank = deck.ranks[deck.rank_of(c)]
-        rank_name = (FRENCH_RANKS if self.french else SPANISH_RANKS).get(rank, rank)
-        title = f"{rank_name} of {suit_name} ({deck.name(c)})" + (", face down in the stock" if face_down else "")
-        kind = "fr" if self.french else "es"
-        classes = f"card {kind} s-{suit}" + (" back" if face_down else "") + (f" {extra}" if extra else "")
-        glyph = deck.suit_glyphs[deck.suit_of(c)]
-        # A suit the sprite does not draw (a new profile's) is written as its text glyph.
-        inner = escape(rank) + (SUIT % (suit_name, glyph) if suit_name in SYMBOLS else escape(glyph))
-        if not self.french:
-            inner += SUIT_NAME % suit_name
-        return CARD % (classes, title, deck.name(c), inner)
+        classes = f"card {self.kind} s-{suit}" + (" back" if face_down else "") + (f" {extra}" if extra else "")
+        return CARD % (classes, deck.ranks[deck.rank_of(c)], deck.suit_glyphs[deck.suit_of(c)])
+
+    def names(self) -> dict:
+        """What book.js needs to name a card in its tooltip: the rank and suit names by letter."""
+        deck = self.deck
+        ranks = FRENCH_RANKS if self.french else SPANISH_RANKS
+        return {"ranks": {r: ranks.get(r, r) for r in deck.ranks},
+                "suits": dict(zip(deck.suit_ids, deck.suit_names))}
 
     def backs(self, count: int) -> Markup:
         """`count` cards face down that the viewing seat may not know: no name, no letter form."""
         key = ("backs", count)
         if key not in self._drawn:
-            self._drawn[key] = Markup("").join([BACK] * count) if count else NONE % "none"
+            self._drawn[key] = BACKS % count if count else NONE % "none"
         return self._drawn[key]
 
     def many(self, names, extra: str = "", empty: str = "—") -> Markup:

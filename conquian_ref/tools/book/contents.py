@@ -37,11 +37,17 @@ STATIC_DOC_PAGES = {
 class Entry:
     """One rendered scenario."""
 
+    # The scenario's id, title, profile, rules, tags and annotation (`brief`); the whole file
+    # (setup, steps) only while its page is rendered: see Book.replay and Book.release.
     scenario: object
     area: str  # the folder within its profile's folder (within the corpus when not in one); TOP_AREA at the top
     file: str  # the file as a reader finds it: under the corpus as the user named it
     source: Path  # the file itself, resolved
-    walk: Walk
+    # The replay on the reference engine: set only while the scenario's page is rendered (a walk
+    # holds every position with every seat's observation; keeping them all would make the book's
+    # memory grow with the corpus), then only its verdict is kept.
+    walk: Walk | None = None
+    verdict: str = ""  # empty when the replay agrees with the file
     command: str = ""  # the `conquian-ref check` command that replays this scenario alone
     source_link: str = ""  # the file, relative to the scenario's page in the output folder
     prev: "Entry | None" = None  # the neighbours within the same profile and area, by id
@@ -64,6 +70,44 @@ class Entry:
         return scenario_page(self.profile, self.id)
 
 
+REFUSALS = "refusals"  # in a brief: the reason codes its steps expect, in order, once each
+KEPT = ("id", "title", "profile", "rules", "tags", "annotation")  # what a brief keeps of the file
+
+
+def brief(s):
+    """The scenario `s` without its setup and steps: what the contents and the search need of it."""
+    from ...spec.scenario import Scenario
+
+    codes = []
+    for step in s.data.get("steps", []):
+        expect = step.get("expect")
+        if isinstance(expect, dict) and expect.get("refused") not in codes:
+            codes.append(expect.get("refused"))
+    return Scenario({**{k: s.data[k] for k in KEPT if k in s.data}, REFUSALS: codes}, s.path, {})
+
+
+def _load_briefly(corpus: Path):
+    """load_corpus, one file at a time, each scenario kept as its brief: the corpus is never
+    held in memory whole (spec.scenario.load_corpus holds every file)."""
+    from ...spec.corpus_walk import walk_corpus
+    from ...spec.scenario import ScenarioInvalid, load_scenario
+
+    files, problems = walk_corpus([corpus])
+    scenarios, first = [], {}
+    for file in files:
+        try:
+            s = load_scenario(file)
+        except ScenarioInvalid as exc:
+            problems += exc.problems
+            continue
+        if s.id in first:
+            problems.append(s.problem(("id",), f"id {s.id} is already used by {first[s.id]}"))
+        else:
+            first[s.id] = s.path
+        scenarios.append(brief(s))
+    return scenarios, problems
+
+
 TOP_AREA = "top"  # the area of a file lying directly in its profile's folder or the corpus
 
 
@@ -74,7 +118,6 @@ class Book:
     def __init__(self, corpus: Path, out: Path = Path("book"), given: str | None = None):
         from ...spec.profiles import PROFILE_IDS, load_profile
         from ...spec.rulebook import load_rules, rules_dir, rules_for
-        from ...spec.scenario import load_corpus
 
         self.profiles = list(PROFILE_IDS)
         self.profile_objs = {p: load_profile(p) for p in self.profiles}
@@ -89,7 +132,7 @@ class Book:
         self.corpus = Path(corpus)
         self.out = Path(out)
         self.given = given
-        scenarios, self.problems = load_corpus([self.corpus])
+        scenarios, self.problems = _load_briefly(self.corpus)
         self.entries = self._entries(scenarios)
         self._neighbours()
         self.cited: dict[str, dict[str, list[Entry]]] = {p: {} for p in self.profiles}
@@ -97,11 +140,9 @@ class Book:
         for e in self.entries:
             for rid in e.scenario.rules:
                 self.cited.setdefault(e.profile, {}).setdefault(rid, []).append(e)
-            for step in e.scenario.data.get("steps", []):
-                expect = step.get("expect")
-                if isinstance(expect, dict) and expect.get("refused") in self.reasons:
-                    if e not in self.reasons[expect["refused"]]:
-                        self.reasons[expect["refused"]].append(e)
+            for code in e.scenario.data[REFUSALS]:
+                if code in self.reasons:
+                    self.reasons[code].append(e)
         self.reason_rows = self._reason_rows()
 
     def _entries(self, scenarios) -> list[Entry]:
@@ -116,7 +157,7 @@ class Book:
                 rel = source.relative_to(self.corpus.resolve()).as_posix()
             except ValueError:
                 rel = s.path.name
-            e = Entry(s, self._area(s, rel), self._shown(rel), source, walk(s))
+            e = Entry(s, self._area(s, rel), self._shown(rel), source)
             e.command = self._command(s.id)
             e.source_link = self._source_link(e)
             entries.append(e)
@@ -226,6 +267,22 @@ class Book:
                 name = f"Profile {rule.document[:-3]}"
             groups.setdefault(name, []).append(rule)
         return list(groups.items())
+
+    def replay(self, e: Entry) -> Walk:
+        """Load `e`'s whole file again and walk it on the reference engine, for its page; its
+        verdict stays on the entry after `release`."""
+        from ...spec.scenario import load_scenario
+
+        e.scenario = load_scenario(e.scenario.path)
+        e.walk = walk(e.scenario)
+        e.verdict = e.walk.verdict
+        return e.walk
+
+    def release(self, e: Entry) -> None:
+        """Forget what `e`'s page needed: the whole file, the walk, the card pictures drawn."""
+        e.scenario = brief(e.scenario)
+        e.walk = None
+        self.cards[e.profile].forget()
 
     def entries_of(self, profile: str) -> list[Entry]:
         return [e for e in self.entries if e.profile == profile]

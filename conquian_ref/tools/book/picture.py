@@ -2,9 +2,11 @@
 the same position as each seat sees it, drawn from that seat's observation alone.
 
 The table view is omniscient: every hand and the stock's order are drawn. A seat view shows only
-what the seat may know (C-OBS-1): it is rendered from `Reference.observation(seat)`, never from
-the state, so it cannot show another hand. The page shows the table view; a toggle (assets/book.js)
-shows a seat's instead. Exposed cards are grouped in one valid arrangement (RUL-13). The template
+what the seat may know (C-OBS-1): what it may not know (the other hands, the stock) is drawn from
+`Reference.observation(seat)`, never from the state; what it may know is drawn once for every
+view, after checking that its observation holds exactly that (`check_shared`). So each position
+is drawn once; the page shows the table view, and a toggle (assets/book.js) a seat's instead.
+Exposed cards are grouped in one valid arrangement (RUL-13). The template
 is templates/picture.html.j2; this module says in words where the available card came from and
 what the phase waits for.
 """
@@ -58,18 +60,33 @@ POSITION = Markup('<div class="position" id="pos-%s">%s</div>')
 
 
 def views(pic, cards, target: int, caption: str) -> Markup:
-    """The table view of `pic`, then one hidden view per seat (the toggle shows one)."""
+    """`pic` drawn once for every viewpoint: the table view and each seat's (the page's toggle
+    chooses which shows; picture.html.j2 marks what differs)."""
+    check_shared(pic)
     draw = macro("picture.html.j2", "picture")
     note = available_note(pic) if pic.state["available"] else ""
-    drawn = [draw(pic=pic, st=pic.state, cards=cards, target=target, caption=f"{caption} · table view: all cards",
-                  note=note, phase=phase_line(pic.state), stock_shown=STOCK_SHOWN, obs=None)]
+    phases = {"table": phase_line(pic.state), **{f"seat-{o['seat']}": phase_line(o) for o in pic.views}}
+    same = len(set(phases.values())) == 1
+    return draw(pic=pic, st=pic.state, cards=cards, target=target, caption=caption, note=note,
+                phases=phases["table"] if same else phases, stock_shown=STOCK_SHOWN)
+
+
+def check_shared(pic) -> None:
+    """What a seat may know is drawn once for the table and every seat: check that the seat's
+    observation holds exactly that (its own hand, every hand's count, the exposed and
+    out-of-play cards, the available card, the stock's count); a seat view must never show more
+    than its observation, nor less."""
+    st = pic.state
     for obs in pic.views:
-        drawn.append(draw(pic=pic, st=obs, cards=cards, target=target, caption=f"{caption} · as seat {obs['seat']} sees it",
-                          note=note, phase=phase_line(obs), stock_shown=STOCK_SHOWN, obs=obs))
-    return Markup("").join(drawn)
+        seat = obs["seat"]
+        shown = {"hand": st["hands"][seat], "hand_counts": [len(h) for h in st["hands"]], "exposed": st["exposed"],
+                 "out_of_play": st["out_of_play"], "available": st["available"], "stock_count": len(st["stock"])}
+        for key, value in shown.items():
+            if obs[key] != value:
+                raise ValueError(f"seat {seat}'s observation gives {key} {obs[key]!r}, the table {value!r}")
 
 
 def position(drawn: Markup, anchor: str) -> Markup:
-    """A position's views with the id pos-<anchor> (one drawing, shown as a step's after and the
-    next step's before)."""
+    """A position's drawing with the id pos-<anchor> (shown as a step's after and, copied by
+    assets/book.js, the next step's before)."""
     return POSITION % (anchor, drawn)

@@ -13,7 +13,6 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from .cards import SPRITE
 from .markdown import Markdown
 from .urls import root, slug
 from .words import action_short, value_html
@@ -27,7 +26,6 @@ ENV = Environment(
     keep_trailing_newline=True,
     auto_reload=False,  # the templates are package files: no need to stat them at every use
 )
-ENV.globals["suit_sprite"] = SPRITE  # the suit symbols every card <use>s (cards.py)
 ENV.filters["slug"] = slug
 ENV.filters["json"] = lambda value: json.dumps(value, ensure_ascii=False)
 # `{{ hand|many(cards) }}`, `{{ name|card(cards, "avail") }}`: a profile's card pictures (cards.Cards).

@@ -1,16 +1,35 @@
-// The scenario page's controls, no network: show the table as one seat sees it (the seat views
-// are in the page, hidden; this only switches which one shows), fold or unfold every step, open
+// The scenario page's controls, no network: show the table as one seat sees it (every view is
+// in the page; this only switches which one shows), fold or unfold every step, open
 // the step a link points into, and open every step for printing. Without it the table view
-// shows and each step still folds by itself (<details>).
+// shows and each step still folds by itself (<details>). On every page: fold the top bar's links
+// on a narrow screen.
 (function () {
+  // A card's full name as its tooltip, made when the pointer first comes over it: a page draws
+  // thousands of cards, so the names are given once (#card-names, cards.Cards.names), not per card.
+  var names = document.getElementById("card-names");
+  names = names && JSON.parse(names.textContent);
+  if (names) document.addEventListener("mouseover", function (ev) {
+    var card = ev.target.closest && ev.target.closest(".card");
+    if (!card || card.title) return;
+    // Its letter form: the rank written, the suit of its class (cards.py).
+    var rank = card.firstChild.textContent, suit = (/\bs-(\w+)/.exec(card.className) || ["", ""])[1];
+    var letter = rank + suit;
+    card.title = (names.ranks[rank] || rank) + " of " + (names.suits[suit] || suit) + " (" + letter + ")" +
+      (card.classList.contains("back") ? ", face down in the stock" : "");
+  });
+
+  // On a narrow screen the top bar's links start folded under "pages" (book.css); without this
+  // script they show, as on a wide screen.
+  var more = document.querySelector(".topbar details.more");
+  if (more && window.matchMedia("(max-width: 40rem)").matches) more.open = false;
+
   var toggles = document.querySelector(".toggles");
   if (!toggles) return;
   toggles.hidden = false;
 
+  // Each position is drawn once for every view; the page's style shows what the body's view is
+  // marked for (story.html.j2).
   function show(view) {
-    document.querySelectorAll(".table-view[data-view]").forEach(function (v) {
-      v.hidden = v.getAttribute("data-view") !== view;
-    });
     document.body.setAttribute("data-view", view);
   }
   var radios = toggles.querySelectorAll('input[name="view"]');
