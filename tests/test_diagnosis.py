@@ -367,3 +367,14 @@ def test_the_automatic_take_is_one_cause_named_by_its_house_rule_and_its_rule(sc
     assert "C-TURN-1" in line and "house rule automatic-take" in line and f"{len(STRUCK)} scenarios" in line
     (cause,) = json_report(run)["causes"]
     assert (cause["rule"], cause["house_rule"], cause["scenarios"]) == ("C-TURN-1", "automatic-take", [r.scenario.id for r in failing])
+
+
+def test_without_setup_position_one_line_says_how_many_scenarios_stopped_at_their_first_divergence():
+    # issue 21, item 3: what an engine that cannot be put at a position misses, and what to declare
+    without = run_check(impl="python:auto_take:WithoutPositions", profile="anglo-american-v1", hypotheses=())
+    stopped = [r for r in without.results if r.counts_as_failure and r.divergence.step < len(r.scenario.data["steps"])]
+    assert stopped and all(not r.divergence.later for r in without.results if r.divergence is not None)
+    line = f"  {len(stopped)} failing scenarios stopped at their first divergence with steps left: declare the setup_position capability"
+    assert any(l.startswith(line) for l in text_report(without).splitlines())
+    with_positions = run_check(impl=AUTO_TAKE, profile="anglo-american-v1", hypotheses=())
+    assert "declare the setup_position capability" not in text_report(with_positions)

@@ -67,7 +67,21 @@ def departure_lines(run: Run) -> list[str]:
         failing = [r for r in results if r.counts_as_failure]
         lines.append(f"  {n}. {cause_title(failing[0], cause)} — {len(failing)} scenario{'s' * (len(failing) != 1)}, "
                      f"shortest: {shortest(failing).scenario.id}")
-    return lines
+    return lines + unseen_lines(run)
+
+
+def unseen_lines(run: Run) -> list[str]:
+    """One line when the implementation cannot be put at a position (no `setup_position`) and
+    failing scenarios stopped at a first divergence with steps after it: their later deviations,
+    if any, went unseen."""
+    if "setup_position" in run.handshake.capabilities:
+        return []
+    stopped = [r for r in run.results if r.counts_as_failure and r.divergence is not None and r.divergence.step is not None
+               and r.divergence.step < len(r.scenario.data.get("steps") or ())]
+    if not stopped:
+        return []
+    return [f"  {len(stopped)} failing scenario{'s' * (len(stopped) != 1)} stopped at {'their' if len(stopped) != 1 else 'its'} "
+            "first divergence with steps left: declare the setup_position capability (docs/protocol.md) to see past it"]
 
 
 def cause_lines(run: Run) -> list[str]:

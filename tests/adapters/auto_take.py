@@ -30,3 +30,12 @@ class Adapter(ReferenceAdapter):
                     self.reference.apply(seat, uses[0])
                     break
         return answer
+
+
+class WithoutPositions(Adapter):
+    """The same engine, not declaring `setup_position`: a diagnosis stops at each scenario's first divergence."""
+
+    def cmd_start(self, request: dict) -> dict:
+        answer = super().cmd_start(request)
+        answer["capabilities"] = [c for c in answer["capabilities"] if c != "setup_position"]
+        return answer
