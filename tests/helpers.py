@@ -41,6 +41,7 @@ AA = _BY_PREFIX["AA"]  # anglo-american-v1
 SA = _BY_PREFIX["SA"]  # spielanleitung-v1
 SAFD = _BY_PREFIX["SAFD"]  # spielanleitung-52-v1
 SATA = _BY_PREFIX["SATA"]  # spielanleitung-twice-around-v1
+SATL = _BY_PREFIX["SATL"]  # spielanleitung-twice-around-literal-v1
 SANF = _BY_PREFIX["SANF"]  # spielanleitung-no-forcing-v1
 SADM = _BY_PREFIX["SADM"]  # spielanleitung-discard-then-meld-v1
 SAPT = _BY_PREFIX["SAPT"]  # spielanleitung-partnership-v1

@@ -66,6 +66,7 @@ from helpers import (
     SANF,
     SAPT,
     SATA,
+    SATL,
     TC,
     all_cards,
     deck_cards,
@@ -199,7 +200,9 @@ def _demand_opens(profile, pos: dict, seat: int) -> bool:
     if profile.data["forcing"]["own_fit"] != "rival_option" or not _fits_own(profile, pos, seat):
         return False
     wins = len(pos["exposed"][team_of(profile, seat)]) + 1 == profile.data["target"]
-    return bool(pos["hands"][seat]) or wins
+    # SATL-TURN-1 / RUL-43: where an emptied hand passes the turn no discard is owed, so a seat
+    # with an empty hand may be demanded a card like any other
+    return bool(pos["hands"][seat]) or wins or profile.data.get("empty_hand") == "turn_passes"
 
 
 def naive_legal(profile, pos: dict, seat: int) -> list[dict]:
@@ -292,6 +295,14 @@ def _take(profile, pos: dict, receiver: int, how: str) -> None:
     pos["available"], pos["fresh"], pos["starter"] = None, False, False
     if len(pos["exposed"][team]) == profile.data["target"]:
         pos["phase"], pos["outcome"] = "over", {"result": "win", "winner": receiver, "how": how}
+    elif not pos["hands"][receiver] and profile.data.get("empty_hand") == "turn_passes":
+        # SATL-TURN-1 / RUL-43: nothing to discard, so the turn passes: the next seat's turn
+        # begins with the top stock card drawn face up for it; no stock left, a draw (SA-END-1)
+        pos["phase"], pos["active"] = "play", next_seat(profile, receiver)
+        if pos["stock"]:
+            _reveal(pos)
+        else:
+            pos["phase"], pos["outcome"] = "over", {"result": "draw", "winner": None, "how": "stock_exhausted"}
     else:
         pos["phase"], pos["discarder"] = "discard", receiver
 
@@ -532,9 +543,12 @@ def seeded_positions(profile, seed: int, dealer: int) -> tuple[Deal, dict[str, l
         else:
             move = rng.choice(moves)
         actions.append(move)
+        taker = pos["active"] if pos["phase"] == "decide" or move[1]["type"] == "use" else None
         naive_apply(profile, pos, *move)
         if move[1]["type"] == "use" and pos["phase"] == "discard":
             found.setdefault("after_use", list(actions))
+        if taker is not None and move[1]["type"] in ("use", "force") and pos["phase"] == "play" and not pos["hands"][taker]:
+            found.setdefault("turn_passed", list(actions))  # SATL-TURN-1: a take left the hand empty, no discard
     return deal, found
 
 
@@ -546,9 +560,10 @@ def seeded_positions(profile, seed: int, dealer: int) -> tuple[Deal, dict[str, l
 # (the dealer is seed mod 4) gets seed 10 alone, which reaches both a starter passed round to
 # the dealer (RUL-40) and a demand decided by the next seat (RUL-39). The two-deck profile
 # (RUL-32 to RUL-34) gets seed 3, whose game reaches a passed starter and a force decision (some
-# 2 seconds).
+# 2 seconds). The literal twice-around profile (RUL-43) gets seed 14, whose game reaches a passed
+# starter, a force decision and a take that empties the hand and passes the turn (SATL-TURN-1).
 DEEP = settings().max_examples >= 400
-QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SANF.id: (1, 3), SADM.id: (2, 3), SAPT.id: (10,), "spielanleitung-two-decks-v1": (3,)}
+QUICK_SEEDS = {SA.id: (3, 4), SAFD.id: (1, 10), SATA.id: (3,), SATL.id: (14,), SANF.id: (1, 3), SADM.id: (2, 3), SAPT.id: (10,), "spielanleitung-two-decks-v1": (3,)}
 FIXED = [(profile, seed, seed % 2) for profile in (TC, AA) for seed in (1, 2, 3, 4)]
 for _profile in ALL_PROFILES:
     if _profile.id in QUICK_SEEDS:
@@ -574,6 +589,8 @@ def test_fixed_positions_cover_every_kind_of_position():
     assert kinds[AA.id] >= {"start", "opening", "after_use", "several_uses", "force_decision"}
     for profile in (SA, SAFD, SATA, SADM, BY_ID["spielanleitung-two-decks-v1"]):  # SA-FORCE-1: the opponent's demand
         assert kinds[profile.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses", "force_decision"}, profile.id
+    # SATL-TURN-1 / RUL-43: a take that empties the hand short of 15 passes the turn
+    assert kinds[SATL.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses", "force_decision", "turn_passed"}
     assert kinds[SANF.id] >= {"start", "opening", "starter_passed", "after_use", "several_uses"}
     assert "force_decision" not in kinds[SANF.id]  # SANF-FORCE-1: no demand ever
     # SAPT-OPEN-1 / RUL-40: the starter round to the dealer; SAPT-FORCE-1 / RUL-39: the demand

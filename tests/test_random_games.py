@@ -14,7 +14,8 @@ towards big uses, so that wins happen as well as draws). At every step:
   each of its `deck.copies` copies (SATD-DECK-1, RUL-34: with two decks every card twice);
 * each seat's (each team's, SAPT-MELD-1) exposed cards can be arranged (C-ARR-1), checked with
   the naive partition search;
-* after every completed turn, hand + exposed == hand size (C-END-1's invariant, RUL-1); with
+* after every completed turn, hand + exposed == hand size (C-END-1's invariant, RUL-1), or one
+  more with an empty hand where an emptied hand passes the turn (SATL-TURN-1, RUL-43); with
   partnerships, per team: the pool plus both partners' hands == 2 x hand size, one more for the
   taking seat's team during a discard step and for the winner's (RUL-37, RUL-38);
 * the winner's team has exactly the target exposed, and the winner is the seat that took the
@@ -114,19 +115,27 @@ def check_invariants(game: Game, seen_exposed, seen_out) -> None:
     # the turn invariant, per team (RUL-1, RUL-19; RUL-37 with partnerships)
     sizes = [len(state["exposed"][t]) + sum(len(state["hands"][s]) for s in members(profile, t)) for t in range(teams(profile))]
     full = [profile.hand_size * len(members(profile, t)) for t in range(teams(profile))]
+    # SATL-TURN-1 / RUL-43 (two seats only): where an emptied hand passes the turn, a team whose
+    # hand is empty may hold one card more, taken with no discard after it
+    emptied = profile.data.get("empty_hand") == "turn_passes"
+    spare = [int(emptied and not any(state["hands"][s] for s in members(profile, t))) for t in range(teams(profile))]
+
+    def holds(expected):
+        return all(size in (want, want + extra) for size, want, extra in zip(sizes, expected, spare))
+
     if state["phase"] in ("exchange", "play", "force_decision"):
-        assert sizes == full
+        assert holds(full), sizes
     elif state["phase"] == "discard":
         taker = team_of(profile, state["to_act"][0])
-        assert sizes == [f + (t == taker) for t, f in enumerate(full)]
+        assert holds([f + (t == taker) for t, f in enumerate(full)]), sizes
     else:
         outcome = state["outcome"]
         if outcome["result"] == "win":
             winner = team_of(profile, outcome["winner"])
             assert len(state["exposed"][winner]) == profile.target
-            assert sizes == [f + (t == winner) for t, f in enumerate(full)]
+            assert holds([f + (t == winner) for t, f in enumerate(full)]), sizes
         else:
-            assert sizes == full
+            assert holds(full), sizes
     # C-OBS-1 / RUL-41: a seat sees its own hand and the counts, never another seat's cards
     for seat in range(seats(profile)):
         view = game.observation(seat)

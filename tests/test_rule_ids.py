@@ -39,7 +39,7 @@ def rows() -> dict[str, tuple[str, ...]]:
         found[f"STEPS[{name}]"] = step.rules
     for row in refusals.REFUSALS:
         found[f"REFUSALS[{row.code}]"] = row.rules + row.concepts
-    for table in ("FITS", "OWN_FITS", "OPENINGS", "TIMINGS"):
+    for table in ("FITS", "OWN_FITS", "OPENINGS", "TIMINGS", "EMPTY_HANDS"):
         for value, entry in getattr(policies, table).items():
             found[f"{table}[{value}]"] = entry.rules
     for how in outcome.How:

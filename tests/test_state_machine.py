@@ -22,7 +22,8 @@ Then, step by step, Hypothesis picks one of:
 After every step the invariants hold: every card is in exactly one place; each seat's exposed
 cards can be arranged (C-ARR-1, judged by helpers.naive_arrangeable, not the engine's solver);
 hand + exposed equals the hand size except for the taker during a discard step and a winner
-(RUL-1, C-END-1); only seats in `to_act` have legal actions, and each of them has one; a draw
+(RUL-1, C-END-1), and for a seat with an empty hand where an emptied hand passes the turn
+(SATL-TURN-1, RUL-43); only seats in `to_act` have legal actions, and each of them has one; a draw
 happens only with an empty stock (C-END-3); the target is reached only through a use or a force
 (C-END-1, RUL-6), checked on the last action and the last history event.
 
@@ -273,17 +274,24 @@ class DealMachine(RuleBasedStateMachine):
         state = self.game.state_json()
         n = self.profile.hand_size
         sizes = [len(state["hands"][s]) + len(state["exposed"][s]) for s in (0, 1)]
+        # SATL-TURN-1 / RUL-43: where an emptied hand passes the turn, a seat with an empty hand
+        # may hold one card more, taken with no discard after it
+        emptied = self.profile.data.get("empty_hand") == "turn_passes"
+
+        def holds(seat, size):
+            return sizes[seat] == size or (emptied and not state["hands"][seat] and sizes[seat] == size + 1)
+
         phase = state["phase"]
         if phase in ("exchange", "play", "force_decision"):
-            assert sizes == [n, n], (phase, sizes)
+            assert holds(0, n) and holds(1, n), (phase, sizes)
         elif phase == "discard":
             taker = state["to_act"][0]
-            assert sizes[taker] == n + 1 and sizes[1 - taker] == n, (phase, sizes)
+            assert sizes[taker] == n + 1 and holds(1 - taker, n), (phase, sizes)
         elif state["outcome"]["result"] == "win":
             winner = state["outcome"]["winner"]
-            assert sizes[winner] == n + 1 and sizes[1 - winner] == n, sizes
+            assert holds(winner, n + 1) and holds(1 - winner, n), sizes
         else:
-            assert sizes == [n, n], sizes
+            assert holds(0, n) and holds(1, n), sizes
 
     @precondition(lambda self: self.game is not None)
     @invariant()
@@ -304,7 +312,10 @@ class DealMachine(RuleBasedStateMachine):
         outcome = state["outcome"]
         if outcome is not None and outcome["result"] == "draw":
             assert state["stock"] == [] and outcome["how"] == "stock_exhausted" and outcome["winner"] is None
-            assert self.last is not None and self.last[1]["type"] in ("reject", "decline"), self.last
+            # SATL-TURN-1 / RUL-43: a take that empties the hand passes the turn, which, with an
+            # empty stock, draws the deal as a refusal would
+            enders = ("reject", "decline") + (("use", "force") if self.profile.data.get("empty_hand") == "turn_passes" else ())
+            assert self.last is not None and self.last[1]["type"] in enders, self.last
 
     @precondition(lambda self: self.game is not None)
     @invariant()

@@ -222,7 +222,10 @@ class Game:
     def leaves_nothing_to_discard(self, seat: int, cards: int) -> bool:
         """RUL-38: taking the available card with these hand cards would leave the seat no hand
         card to discard while its team is short of the target. (With two players this never
-        happens: exposed and hand cards add up to the hand size after every turn, RUL-1.)"""
+        happens: exposed and hand cards add up to the hand size after every turn, RUL-1.) Never
+        where an emptied hand passes the turn (RUL-43): no discard is owed."""
+        if self.ruleset.policies["empty_hand"].turn_passes:
+            return False
         return not self.hands[seat] & ~cards and count(self.exposed_of(seat) | cards) + 1 != self.profile.target
 
     def card_rules(self) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ policy value as a string: grep a value, land on its behaviour.
 | `opening.style` | revealed_to_non_dealer, offered_to_both_then_draw | RUL-7; RUL-20 |
 | `meld_timing` | with_take, discard_then_meld | C-ARR-2; RUL-35 |
 | `melds.set_suits` | distinct, any | C-SET-1; RUL-33 (read by the meld rule, conquian_ref.engine.melds) |
+| `empty_hand` | discard (absent: the default), turn_passes | C-TURN-3 / RUL-19; RUL-43 |
 
 A rule tuple here, as on every row of the engine, holds rule ids and the keys of the profile's
 `rules:` (lowercase, e.g. `force_fit`): a key stands for the profile's own id for it, where the
@@ -55,6 +56,13 @@ class MeldTiming(StrEnum):
 
     WITH_TAKE = "with_take"  # with the hand cards named, every exposed card rearranged as needed
     DISCARD_THEN_MELD = "discard_then_meld"  # placed as the melds lie, before any rearranging
+
+
+class EmptyHand(StrEnum):
+    """What follows a take that leaves the taker's hand empty short of the target (`empty_hand`)."""
+
+    DISCARD = "discard"  # a discard, as after every take: such a take cannot happen (RUL-1, RUL-38)
+    TURN_PASSES = "turn_passes"  # no discard: the turn passes (RUL-43, the literal twice-around)
 
 
 class SetSuits(StrEnum):
@@ -157,4 +165,22 @@ def placed_as_the_melds_lie(table, exposed: int, new: int) -> bool:
 TIMINGS: dict[MeldTiming, TimingRule] = {
     MeldTiming.WITH_TAKE: TimingRule(arranges_freely, ("C-ARR-2",)),
     MeldTiming.DISCARD_THEN_MELD: TimingRule(placed_as_the_melds_lie, ("RUL-35",)),
+}
+
+
+# -- empty_hand --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EmptyHandRule:
+    """`turn_passes`: a take that empties the taker's hand short of the target ends the turn with
+    no discard (the `empty_hand_passes_turn` step); otherwise a discard must follow every such
+    take, so a take that would leave nothing to discard is never made (RUL-1 with two players,
+    RUL-38's refusal with four)."""
+
+    turn_passes: bool
+    rules: tuple[str, ...]
+
+
+EMPTY_HANDS: dict[EmptyHand, EmptyHandRule] = {
+    EmptyHand.DISCARD: EmptyHandRule(turn_passes=False, rules=("C-TURN-3", "RUL-19")),
+    EmptyHand.TURN_PASSES: EmptyHandRule(turn_passes=True, rules=("RUL-43", "empty_hand")),
 }

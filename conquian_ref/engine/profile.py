@@ -8,7 +8,7 @@ the reference engine implements today, and loading anything else fails with one 
 
 The profile's own rule ids (TC-GOAL-1, AA-DEAL-1, ...) are profile data too (`rules:`), read
 through `Profile.rule(concept)`, so the engine cites them without naming a profile in code.
-RUL-1 (target = hand size + 1) is checked here.
+RUL-1 (target = hand size + 1, or + 2 where an emptied hand passes the turn, RUL-43) is checked here.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from .cards import Deck
 from .errors import MalformedInput
-from .policies import ForcingFit, MeldTiming, OpeningStyle, OwnFit, SetSuits
+from .policies import EmptyHand, ForcingFit, MeldTiming, OpeningStyle, OwnFit, SetSuits
 
 # Every policy field of schema/profile.schema.json with the values the engine implements (a policy
 # with behaviour: its enum, whose members conquian_ref.engine.policies maps to that behaviour); the
@@ -38,6 +38,7 @@ SUPPORTED: dict[tuple[str, ...], set] = {
     ("melds", "set_suits"): set(SetSuits),
     ("rearrangement",): {"full"},
     ("meld_timing",): set(MeldTiming),
+    ("empty_hand",): set(EmptyHand),  # turn_passes: two players only (below)
     ("exchange", "cards"): {1},  # only read when the profile has an exchange
     ("exchange", "simultaneous"): {True},
     ("opening", "style"): set(OpeningStyle),
@@ -65,6 +66,7 @@ RULE_KEYS_BY_POLICY: dict[tuple[tuple[str, ...], object], tuple[str, ...]] = {
     (("forcing", "own_fit"), "rival_option"): ("force_option", "forced_card_alone"),
     (("forcing", "onto_rival"), True): ("force_onto_rival", "force_available_only"),
     (("forcing", "onto_rival"), False): ("no_onto_rival",),
+    (("empty_hand",), "turn_passes"): ("empty_hand",),
 }
 RULE_KEYS_WITH_EXCHANGE = ("exchange", "exchange_privacy")
 RULE_KEYS_WITH_STAKES = ("pot_carry", "session", "misdeal", "dealer")  # and rummy_bonus with going rummy
@@ -97,6 +99,7 @@ class Profile:
     forcing_fit: ForcingFit  # `forcing.fit`: what fits for forcing (policies.FITS): any arrangement (RUL-3) or extension (RUL-22)
     opening_style: OpeningStyle  # (policies.OPENINGS) RUL-7 or RUL-20
     meld_timing: MeldTiming  # (policies.TIMINGS) with the take, or placed first (RUL-35)
+    empty_hand: EmptyHand  # (policies.EMPTY_HANDS) a discard, or the turn passes (RUL-43)
     going_rummy: bool  # a win with nothing exposed before is recorded as how: rummy (RUL-24)
     match: dict | None
     seats: tuple[int, ...]  # the seats in playing order: (0, 1), or (0, 1, 2, 3) (RUL-36)
@@ -151,8 +154,15 @@ def _own_rules(profile: Profile, concepts: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(profile.rules[c] for c in concepts if c in profile.rules)
 
 
+# The optional fields, with the value their absence means (the behaviour before they existed).
+DEFAULTS: dict[tuple[str, ...], object] = {("empty_hand",): EmptyHand.DISCARD}
+
+
 def _value(data: dict, path: tuple[str, ...]):
-    """The value at `path`, or None when a step of it is null (e.g. `exchange: null`)."""
+    """The value at `path` (its default where an optional field is absent), or None when a step
+    of it is null (e.g. `exchange: null`)."""
+    if path in DEFAULTS and path[-1] not in data:
+        return DEFAULTS[path]
     for key in path:
         if data is None:
             return None
@@ -179,11 +189,18 @@ def _check_supported(data: dict, source: str) -> None:
         raise MalformedInput(f"{source}: partnerships", "four players are implemented only in two partnerships")
     if data["players"] == 4 and data["exchange"]:
         raise MalformedInput(f"{source}: exchange", "the exchange is implemented only for two players")
+    turn_passes = _value(data, ("empty_hand",)) == EmptyHand.TURN_PASSES
+    if data["players"] == 4 and turn_passes:
+        raise MalformedInput(f"{source}: empty_hand", "turn_passes is implemented only for two players")
     # RUL-1: after every completed turn a team's exposed cards plus its hands hold the hand size
-    # per member, so only a target of one more can be reached (RUL-37 for partnerships).
+    # per member, so only a target of one more can be reached (RUL-37 for partnerships); where an
+    # emptied hand passes the turn with no discard (RUL-43) the player gains one card more
+    # without a take, and the target is the hand size + 2, the twice-around's 13 and 15.
     per_team = data["deal"]["hand_size"] * (2 if data["partnerships"] else 1)
-    if data["target"] != per_team + 1:
-        raise MalformedInput(f"{source}: target", f"the target must be {per_team + 1}: the hand size per team + 1 (ruling RUL-1)")
+    reach = per_team + (2 if turn_passes else 1)
+    if data["target"] != reach:
+        how = "the hand size + 2 (rulings RUL-1, RUL-43)" if turn_passes else "the hand size per team + 1 (ruling RUL-1)"
+        raise MalformedInput(f"{source}: target", f"the target must be {reach}: {how}")
 
 
 def _check_rules(data: dict, source: str) -> None:
@@ -231,6 +248,7 @@ def profile_from_data(data: dict, source: str = "profile") -> Profile:
         forcing_fit=ForcingFit(data["forcing"]["fit"]),
         opening_style=OpeningStyle(data["opening"]["style"]),
         meld_timing=MeldTiming(data["meld_timing"]),
+        empty_hand=EmptyHand(_value(data, ("empty_hand",))),
         going_rummy=data["going_rummy"],
         match=data["match"],
         seats=tuple(range(data["players"])),

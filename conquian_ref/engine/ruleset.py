@@ -7,7 +7,7 @@ A `RuleSet` gathers every table of behaviour of one profile under one name per r
 - `refusals`: why an action is refused, in the order of precedence (conquian_ref.engine.refusals);
 - `phases`: what each phase admits and who acts (conquian_ref.engine.phases);
 - `policies`: the entries of the policy tables for the profile's values (conquian_ref.engine.policies):
-  `fit`, `own_fit`, `opening`, `timing`;
+  `fit`, `own_fit`, `opening`, `timing`, `empty_hand`;
 - `melds`: the meld table (the rule "what is a meld" and its solver), `deal` (the dealing of a
   deck order), `observe` (what a seat may know), `match` (the scoring of a match).
 
@@ -124,7 +124,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
     from .melds import meld_table
     from .observation import observe
     from .phases import PHASES
-    from .policies import FITS, OPENINGS, OWN_FITS, TIMINGS
+    from .policies import EMPTY_HANDS, FITS, OPENINGS, OWN_FITS, TIMINGS
     from .refusals import REFUSALS, listing_slots, slots
     from .transitions import STEPS
 
@@ -138,6 +138,7 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         "own_fit": (dict(OWN_FITS), profile.own_fit),
         "opening": (dict(OPENINGS), profile.opening_style),
         "timing": (dict(TIMINGS), profile.meld_timing),
+        "empty_hand": (dict(EMPTY_HANDS), profile.empty_hand),
     }
     tables = {"steps": dict(STEPS), "refusals": {row.code: row for row in REFUSALS}, "phases": dict(PHASES), "policies": {}}
     singles = {"melds": meld_table(profile), "deal": deal, "observe": observe, "match": Match}

@@ -9,7 +9,7 @@ ran, never written beside a check) and calls its function. A house rule replaces
 
 The rules: C-DEAL-1, RUL-10, RUL-15, RUL-18, RUL-36 (the deal), the exchange (`exchange`,
 `exchange_privacy`), the opening (`opening`, RUL-7 or RUL-20), C-TURN-1..5, C-TURN-7, RUL-8,
-RUL-16, RUL-19, RUL-21 (a turn), C-FORCE-1, RUL-4, RUL-5, RUL-11, RUL-14, RUL-17, RUL-23, RUL-39
+RUL-16, RUL-19, RUL-21, RUL-43 (a turn), C-FORCE-1, RUL-4, RUL-5, RUL-11, RUL-14, RUL-17, RUL-23, RUL-39
 (forcing and demands), RUL-35, RUL-38, RUL-40, C-END-1..3, RUL-1, RUL-6, RUL-9, RUL-24, RUL-25
 (the endings).
 """
@@ -23,7 +23,7 @@ from .ruleset import Step
 
 # The rulings that fixed a profile's hand size and target (RUL-1 holds for all): each applies
 # where the deal is dealt and where the target is checked, under the profile that follows it.
-HAND_SIZE_RULINGS = ("RUL-30", "RUL-31", "RUL-32", "RUL-37")
+HAND_SIZE_RULINGS = ("RUL-30", "RUL-31", "RUL-32", "RUL-37", "RUL-43")
 
 
 # -- the deal ----------------------------------------------------------------------------------------
@@ -110,6 +110,8 @@ def take(game, receiver: int, how: How) -> None:
     game.note_melds(game.exposed[team])
     if count(game.exposed[team]) == game.profile.target:
         game.run("win_by_force" if how == How.FORCED_TO_TARGET else "win_by_use", receiver, how)
+    elif not game.hands[receiver] and game.ruleset.policies["empty_hand"].turn_passes:
+        game.run("empty_hand_passes_turn", receiver)
     else:
         game.run("discard_after_force" if how == How.FORCED_TO_TARGET else "discard_after_take", receiver)
 
@@ -121,6 +123,16 @@ def win(game, winner: int, how: How) -> None:
 def discard_after_take(game, receiver: int) -> None:
     """The target is not reached: the receiver discards a hand card."""
     game.phase, game.discarder = Phase.DISCARD, receiver
+
+
+def empty_hand_passes_turn(game, receiver: int) -> None:
+    """The take left the receiver's hand empty short of the target, and the profile lets the turn
+    pass (`empty_hand: turn_passes`): there is nothing to discard and no card to hand on, so the
+    next seat's turn begins as after a refused card, with the top stock card revealed for it;
+    with no stock left the deal is drawn, as a refusal with an empty stock would be."""
+    game.log("turn_passes", seat=receiver)
+    game.active = game.profile.next_seat(receiver)
+    game.run("reveal" if game.stock_pile else "stock_exhausted")
 
 
 # -- a discard ---------------------------------------------------------------------------------------
@@ -249,6 +261,7 @@ STEPS: dict[str, Step] = {step.name: step for step in (
     Step("win_by_use", win, ("C-END-1", "goal", "RUL-1", *HAND_SIZE_RULINGS, "rummy", "RUL-24")),
     Step("win_by_force", win, ("C-END-1", "goal", "RUL-1", *HAND_SIZE_RULINGS, "RUL-6")),
     Step("discard_after_take", discard_after_take, ("goal", *HAND_SIZE_RULINGS, "C-TURN-3", "RUL-19", "discard_after_meld")),
+    Step("empty_hand_passes_turn", empty_hand_passes_turn, ("RUL-43", "empty_hand", "C-END-2", "goal", "next_seat")),
     Step("discard_after_force", discard_after_take, ("goal", *HAND_SIZE_RULINGS, "C-TURN-3", "RUL-19", "discard_after_meld", "RUL-5")),
     Step("discard.discard", discard, ("C-TURN-3", "C-TURN-1", "RUL-19", "RUL-39", "discard_after_meld", "next_seat")),
     Step("hand_emptied", hand_emptied, ("C-END-2", "goal")),

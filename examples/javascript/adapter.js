@@ -196,6 +196,7 @@ const PROFILES = {
   'spielanleitung-v1': french40({ runMax: null }),
   'spielanleitung-52-v1': { ...french40({ runMax: null }), ranks: ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] },
   'spielanleitung-twice-around-v1': french40({ runMax: null }),
+  'spielanleitung-twice-around-literal-v1': french40({ runMax: null }),
   'spielanleitung-two-decks-v1': french40({ runMax: null, copies: 2, setSuits: 'any' }),
   'spielanleitung-no-forcing-v1': french40({ runMax: null }),
   'spielanleitung-discard-then-meld-v1': french40({ runMax: null }),

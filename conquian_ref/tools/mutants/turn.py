@@ -1,12 +1,12 @@
 """Mutants of a turn: use and discard (C-TURN-2, C-TURN-3, C-TURN-6), reject and reveal
-(C-TURN-4, C-TURN-5, C-TURN-7, RUL-8), pass (C-TURN-5)."""
+(C-TURN-4, C-TURN-5, C-TURN-7, RUL-8), pass (C-TURN-5), an emptied hand (SATL-TURN-1, RUL-43)."""
 
 from __future__ import annotations
 
 from ...engine.actions import Action
 from ...engine.cards import bit
 from ...engine.phases import PHASES, Phase
-from ...engine.policies import MeldTiming
+from ...engine.policies import EmptyHand, MeldTiming
 from ...engine.outcome import How, Outcome
 from .base import observation, phase, reference_step, refusal, step
 from .registry import mutant
@@ -205,3 +205,33 @@ def _discard_to_partner(game, seat, act):
 
 mutant("discard-to-the-partner", ["SAPT-TURN-1", "RUL-39"], "with four seats a discard is offered to the partner, not to the next seat",
        replaces={"steps.discard.discard": step("discard.discard", _discard_to_partner)})
+
+
+# == an emptied hand passes the turn (SATL-TURN-1, RUL-43) ==========================================
+# SATL-TURN-1: a take "that leaves the player's hand empty while fewer than 15 cards are exposed
+# ends the turn with no discard"; this engine keeps the baseline's discard after every take, so the
+# player with nothing to discard is stuck in the discard step.
+mutant("emptied-hand-must-discard", ["SATL-TURN-1", "RUL-43"], "a take that empties the hand short of the target is followed by a discard step, as after any take",
+       profile=lambda p: {"empty_hand": EmptyHand.DISCARD} if p.empty_hand == EmptyHand.TURN_PASSES else {})
+
+
+# SATL-TURN-1: "The opponent's turn then begins with the top stock card drawn face up for them";
+# here the card is drawn for the player whose hand was emptied.
+def _card_for_the_emptied_hand(game, receiver):
+    reference_step("empty_hand_passes_turn")(game, receiver)
+    if not game.is_over:
+        game.active = receiver
+
+
+mutant("emptied-hand-draws-again", ["SATL-TURN-1", "RUL-43"], "after a take that empties the hand the next stock card is drawn for the same player, not the opponent",
+       replaces={"steps.empty_hand_passes_turn": step("empty_hand_passes_turn", _card_for_the_emptied_hand)})
+
+
+# SATL-GOAL-1: "14 exposed cards with an empty hand do not win"; here a take that empties the
+# hand wins at once, whatever the count.
+def _emptied_hand_wins(game, receiver):
+    game.run("end", Outcome(How.TARGET_REACHED, receiver))
+
+
+mutant("emptied-hand-wins", ["SATL-GOAL-1", "C-END-2", "RUL-43"], "a take that empties the hand wins at once, short of the target",
+       replaces={"steps.empty_hand_passes_turn": step("empty_hand_passes_turn", _emptied_hand_wins)})
