@@ -1,7 +1,7 @@
 """A divergence: the first point where the implementation and the reference disagree.
 
-It says what differed and where (`Divergence`, with the differing keys and the rules of the
-step that make its cause, causes.py), and how it is told: one line for the run's output
+It says what differed and where (`Divergence`, with the differing keys that make its signature,
+causes.py), and how it is told: one line for the run's output
 (`describe`) and the title of the draft scenario (`title`).
 """
 
@@ -31,7 +31,6 @@ class Divergence:
     path: str = ""  # the state path, the adapter failure kind, or the action type the engine cannot express
     message: str = ""
     keys: tuple[str, ...] = ()  # the differing top-level keys of the answer, or of the state (causes.py)
-    rules: tuple[str, ...] = ()  # the rules the reference's trace records for the diverging step
 
     @property
     def steps(self) -> int:

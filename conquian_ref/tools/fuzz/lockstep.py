@@ -44,7 +44,6 @@ class Step:
     seat: int
     action: dict
     want: object  # "accepted" or {"refused": reason}
-    rules: tuple[str, ...] = ()  # the rules the reference's trace records for it
     legal: list[list[dict]] | None = None  # per seat, before the action (every_step only)
     state: dict | None = None  # after the action (every_step only)
 
@@ -54,7 +53,6 @@ class Plan:
     """A game as the reference played it: what `Lockstep.send` asks of the implementation, and the answers expected."""
 
     setup_state: dict | None
-    setup_rules: tuple[str, ...]
     steps: list[Step] = field(default_factory=list)
     last_legal: list[list[dict]] | None = None  # before the action the source did not choose
     final_state: dict | None = None
@@ -66,7 +64,7 @@ def plan(profile: Profile, deck: list[str], dealer: int, source, every_step: boo
     """Play the whole game on the reference (with `variants`: the house rules the run knows the
     implementation plays), its steps chosen by `source` (agent.py)."""
     game = Game.from_deck(profile, deck, dealer, variants)
-    result = Plan(None, tuple(game.fired_last), every_step=every_step)
+    result = Plan(None, every_step=every_step)
     if every_step and "state" in caps:
         result.setup_state = game.state_json()
     for step in reference_steps(game, source, every_step, caps):
@@ -81,11 +79,12 @@ def plan(profile: Profile, deck: list[str], dealer: int, source, every_step: boo
 
 def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
     """The steps of the game on the reference, one at a time (drawn from `source` only as they
-    are needed). After the deal ends one more action is tried, which both must refuse. Tracing
-    (the rules of each step) and the per-step legal lists and states are only worked out when
-    every step is checked. When the source stops, a last Step without an action carries the
+    are needed). After the deal ends one more action is tried, which both must refuse. The
+    per-step legal lists and states are only worked out when every step is checked, and the
+    rules' trace never (a cause names its rule from the diagnosis, not from the trace: docs/
+    fuzzing.md, "Causes"). When the source stops, a last Step without an action carries the
     legal lists asked before it."""
-    game.trace = every_step
+    game.trace = False
     seats = game.profile.seats
     probed = False
     for _ in range(MAX_STEPS):
@@ -95,7 +94,7 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
         choice = source.next()
         if choice is None:
             if legal is not None:
-                yield Step(None, None, None, (), legal)
+                yield Step(None, None, None, legal)
             return
         probed = game.is_over
         seat, action, parsed = choose(game, choice)
@@ -105,7 +104,7 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
         except IllegalAction as exc:
             want = {"refused": exc.reason}
         state = game.state_json() if every_step and "state" in caps else None
-        yield Step(seat, action, want, tuple(game.fired_last), legal, state)
+        yield Step(seat, action, want, legal, state)
 
 
 class Lockstep:
@@ -138,7 +137,7 @@ class Lockstep:
         # the shrink asks for, game after game, and Hypothesis draws no further than needed.
         game = Game.from_deck(profile, deck, dealer, self.variants)
         setup_state = game.state_json() if "state" in self.caps else None
-        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(setup_state, tuple(game.fired_last))
+        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(setup_state)
         applied = 0
         found = self._exchange(pairs)
         steps = reference_steps(game, source, True, self.caps)
@@ -172,14 +171,14 @@ class Lockstep:
         """Set the deal up and send every request of the planned game, without waiting."""
         self._restart_if(fresh)
         pending = Pending(profile, deck, dealer, game, choices, fresh)
-        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state, game.setup_rules)
+        pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state)
         for i, step in enumerate(game.steps):
             pairs += self._step_checks(profile, i, step)
         if game.last_legal is not None:
-            pairs += self._step_checks(profile, len(game.steps), Step(None, None, None, (), game.last_legal))
+            pairs += self._step_checks(profile, len(game.steps), Step(None, None, None, game.last_legal))
         if game.final_state is not None:
-            last = game.steps[-1] if game.steps else Step(None, None, None, game.setup_rules)
-            pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state, last.rules)))
+            last = game.steps[-1] if game.steps else Step(None, None, None)
+            pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state)))
         pending.checks = [check for _, check in pairs]
         # Written now if a pipe holds it; a larger batch (every step checked) is sent in finish.
         pending.ahead = self.conn.send_ahead([request for request, _ in pairs])
@@ -209,11 +208,11 @@ class Lockstep:
                 if isinstance(answer, Unsupported):  # the engine cannot express the action: no restart
                     return _unsupported(answer, check)
                 if isinstance(answer, AdapterFailure):
-                    raise _Adapter(answer, *check[1:5], check[6])
+                    raise _Adapter(answer, *check[1:5])
                 try:
                     got = self.driver._unpacked(check[0], answer)  # the driver's own reading of an answer
                 except AdapterFailure as exc:
-                    raise _Adapter(exc, *check[1:5], check[6]) from None
+                    raise _Adapter(exc, *check[1:5]) from None
                 found = self._judge(check, got)
                 if found:
                     return found
@@ -222,27 +221,27 @@ class Lockstep:
             failure = exc.failure
             return Divergence(
                 "adapter", exc.where, exc.actions_before, exc.seat, exc.action, None, None, failure.kind, failure.message,
-                keys=(failure.kind,), rules=exc.rules,
+                keys=(failure.kind,),
             )
         return None
 
     # (request, check) pairs: the protocol request, and what its answer is judged against,
-    # (kind, where, step, seat, action, expected, rules).
-    def _setup_checks(self, state: dict | None, rules: tuple) -> list[tuple]:
-        return [] if state is None else [(("state", {}), ("state", "setup", 0, None, None, state, rules))]
+    # (kind, where, step, seat, action, expected).
+    def _setup_checks(self, state: dict | None) -> list[tuple]:
+        return [] if state is None else [(("state", {}), ("state", "setup", 0, None, None, state))]
 
     def _step_checks(self, profile: Profile, i: int, step: Step) -> list[tuple]:
         pairs = []
         for seat in profile.seats if step.legal is not None else ():
-            pairs.append((("legal", {"seat": seat}), ("legal", "legal", i, seat, None, step.legal[seat], ())))
+            pairs.append((("legal", {"seat": seat}), ("legal", "legal", i, seat, None, step.legal[seat])))
         if step.action is not None:
-            pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want, step.rules)))
+            pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)))
         if step.state is not None:
-            pairs.append((("state", {}), ("state", "state", i, step.seat, step.action, step.state, step.rules)))
+            pairs.append((("state", {}), ("state", "state", i, step.seat, step.action, step.state)))
         return pairs
 
     def _judge(self, check: tuple, got: object) -> Divergence | None:
-        kind, where, step, seat, action, want, rules = check
+        kind, where, step, seat, action, want = check
         if kind == "setup":
             return None  # the answer carries `ok` (its protocol.Command), nothing to compare
         if kind == "legal":
@@ -260,8 +259,6 @@ class Lockstep:
             found = None if same else state_divergence(want, got, "setup" if where == "setup" else "state", step, seat, action)
             if found is not None and where == "end":
                 found.message = (found.message + " (seen in the state at the end of the game)").strip()
-        if found is not None:
-            found.rules = rules
         return found
 
 
@@ -295,19 +292,18 @@ def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) 
     """The setup request, in the form the implementation declared (as the driver sends it)."""
     fields = {"profile": profile.id, "dealer": dealer}
     fields.update({"deck": deck} if "setup_deck" in caps else hands_and_stock(profile.id, {"deck": deck, "dealer": dealer}))
-    return ("setup", fields), ("setup", "setup", 0, None, None, None, ())
+    return ("setup", fields), ("setup", "setup", 0, None, None, None)
 
 
 def _unsupported(failure: Unsupported, check: tuple) -> Divergence:
     """The divergence of an action the implementation cannot express (an error answer to `apply`)."""
-    _, where, step, seat, action, want, rules = check
+    _, where, step, seat, action, want = check
     return Divergence("unsupported", where, step, seat, action, want, {"error": failure.text}, failure.action_type,
-                      failure.deviation, keys=("unsupported",), rules=tuple(rules))
+                      failure.deviation, keys=("unsupported",))
 
 
 class _Adapter(Exception):
     """An AdapterFailure, with where in the game it happened."""
 
-    def __init__(self, failure: AdapterFailure, where: str, actions_before: int, seat, action, rules: tuple = ()):
+    def __init__(self, failure: AdapterFailure, where: str, actions_before: int, seat, action):
         self.failure, self.where, self.actions_before, self.seat, self.action = failure, where, actions_before, seat, action
-        self.rules = tuple(rules)
