@@ -292,10 +292,11 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
 
 
 def _causes(run: FuzzRun, lockstep: Lockstep, spec: GameSpec, first: Divergence, hypotheses: tuple[Variant, ...]) -> list:
-    """The (cause, divergence, house rules explaining it) of each divergence of a game that differs: diagnosed as `check`
-    diagnoses a scenario (diagnose.py), every divergence past the first as well; the lockstep's
-    own first divergence (shrunk, drafted) stands for the first. An adapter that failed, or a
-    diagnosis the answers defeat, leaves the lockstep's divergence and its cause alone."""
+    """The (cause, divergence, house rules explaining it) of each divergence of a game that
+    differs, diagnosed as `check` diagnoses a scenario (diagnose.py), every divergence past the
+    first as well; the lockstep's own first divergence (shrunk, drafted) stands for the first.
+    An adapter that failed, or a diagnosis the answers defeat, leaves the lockstep's divergence
+    and its cause alone."""
     from ...spec.profiles import load_profile
     from .diagnose import game_causes, game_scenario
 
