@@ -84,13 +84,13 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
     (at the step it struck); the caller restarts the adapter when `driver` raised one (see `broken`)."""
     if "match" in scenario.data:
         return _diagnose_match(scenario, driver)
-    data, profile = scenario.data, scenario.profile
+    data, profile_id = scenario.data, scenario.profile
     reference = Reference(variants=variants, trace=False)  # only its answers are compared
-    reference.setup(profile, data["setup"])
+    reference.setup(profile_id, data["setup"])
     try:
-        driver.setup(profile, data["setup"])
+        driver.setup(profile_id, data["setup"])
     except (AdapterFailure, ConquianError) as exc:
-        cause = Cause(governing_rule(profile, SETUP, None, None), None, "setup: setup")
+        cause = Cause(governing_rule(profile_id, SETUP, None, None), None, "setup: setup")
         return Divergence(None, SETUP, [("setup", "ok", _error(exc))], cause, kind=SETUP, keys=("setup",))
     plans = [_requests(step, capabilities) for step in data["steps"]]
     divergences: list[Divergence] = []
@@ -119,7 +119,7 @@ def diagnose(scenario, driver, capabilities: set[str], reasons: bool = True,
             break
         position = reference.position()
         try:
-            driver.setup_position(profile, position)
+            driver.setup_position(profile_id, position)
         except (AdapterFailure, ConquianError):
             break
         start = divergence.step
@@ -134,21 +134,21 @@ def _divergence(scenario, i, planned, mine, got, differences, reasons, plans, th
                 base=(), horizon=None) -> Divergence:
     """The divergence at step `i` (1-based in the scenario; `step` in `plans`, the steps asked
     since the implementation was last put at the reference's position), with its cause."""
-    profile, action = scenario.profile, scenario.data["steps"][i - 1].get("action")
+    profile_id, action = scenario.profile, scenario.data["steps"][i - 1].get("action")
     request = _first_kind(planned, mine, got, reasons)
     kind = str(action.get("type", "?")) if isinstance(action, dict) else request  # no action: the request's kind
     unsupported = [d for d in differences if d[0] == "unsupported"]
     if unsupported:  # an action the engine cannot express: that is the whole deviation
-        return Divergence(i, "apply", unsupported, unsupported_cause(profile, kind), action, None, kind, ("unsupported",))
+        return Divergence(i, "apply", unsupported, unsupported_cause(profile_id, kind), action, None, kind, ("unsupported",))
     keys = tuple(sorted({key for key, _, _ in differences}))
     signature = f"{kind}: {', '.join(keys)}"
     compare = lambda planned, ours, got: _differences(planned, ours, got, reasons)  # noqa: E731
     refused_by = mine[0][1] if planned and planned[0][0] == "apply" and isinstance(mine[0], tuple) else None
-    divergence = Divergence(i, request, differences, Cause(governing_rule(profile, request, action, refused_by), None, signature),
+    divergence = Divergence(i, request, differences, Cause(governing_rule(profile_id, request, action, refused_by), None, signature),
                             action, None, kind, keys)
     divergence.explained_by = explaining(scenario, plans, theirs, step, hypotheses, found, compare, request, position, base, horizon)
     if divergence.explained_by:
-        divergence.name_house_rule(profile, divergence.explained_by[0])
+        divergence.name_house_rule(profile_id, divergence.explained_by[0])
     return divergence
 
 

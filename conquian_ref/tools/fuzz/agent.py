@@ -25,7 +25,7 @@ SLOTS, ILLEGAL_SLOTS = 20, 3  # choice % 20 in 17..19: a plausible illegal actio
 class GameSpec:
     """One fuzzed game: a deck order (top first), a dealer, and the step choices (see decode)."""
 
-    profile: str
+    profile_id: str
     deck: list[str]
     dealer: int
     choices: list[int] = field(default_factory=list)

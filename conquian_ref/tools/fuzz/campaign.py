@@ -56,7 +56,7 @@ class Found:
     """A new cause: the first game that showed it, shrunk and written as a draft."""
 
     cause: Cause
-    profile: str
+    profile_id: str
     game: int
     divergence: Divergence  # as first found
     original: GameSpec
@@ -271,10 +271,10 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
     bar.update(1)
     if trace.divergence is None:
         return False
-    whole = GameSpec(spec.profile, spec.deck, spec.dealer, list(spec.choices))  # every action, past the divergence too
+    whole = GameSpec(spec.profile_id, spec.deck, spec.dealer, list(spec.choices))  # every action, past the divergence too
     spec.choices = trace.choices or spec.choices  # up to the first divergence: what is shrunk
     for n, (cause, divergence, explained_by) in enumerate(_causes(run, lockstep, whole, trace.divergence, hypotheses)):
-        seen = Seen(cause, explained_by, spec.profile, g, divergence, spec if n == 0 else whole, later=n > 0)
+        seen = Seen(cause, explained_by, spec.profile_id, g, divergence, spec if n == 0 else whole, later=n > 0)
         run.seen.append(seen)
         run.counts[cause] += 1
         if run.counts[cause] > 1:
@@ -283,7 +283,7 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
         if reason is not None:
             run.known[cause] = reason
             continue
-        found = Found(cause, spec.profile, g, divergence, seen.spec, later=n > 0, seen=seen)
+        found = Found(cause, spec.profile_id, g, divergence, seen.spec, later=n > 0, seen=seen)
         run.found.append(found)
         report(found)
         if len(run.found) >= causes:
@@ -300,10 +300,10 @@ def _causes(run: FuzzRun, lockstep: Lockstep, spec: GameSpec, first: Divergence,
     from ...spec.profiles import load_profile
     from .diagnose import game_causes, game_scenario
 
-    alone = [(cause_of(first, spec.profile), first, ())]
+    alone = [(cause_of(first, spec.profile_id), first, ())]
     if first.kind == "adapter":
         return alone
-    scenario = game_scenario(load_profile(spec.profile), spec, lockstep.caps, lockstep.variants)
+    scenario = game_scenario(load_profile(spec.profile_id), spec, lockstep.caps, lockstep.variants)
     try:
         named = game_causes(scenario, lockstep.driver_in_step(), lockstep.caps, hypotheses, tuple(run.house_rules), lockstep.variants)
     except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
@@ -319,8 +319,8 @@ def _causes(run: FuzzRun, lockstep: Lockstep, spec: GameSpec, first: Divergence,
 
 def _found(run: FuzzRun, seen: Seen, timeout, out) -> Found:
     """The Found of a cause first met under another name (naming.settle): reported unshrunk."""
-    found = Found(seen.cause, seen.profile, seen.game, seen.divergence, seen.spec, later=seen.later, seen=seen)
-    found.reproduce = reproduce_command(run.impl, found.profile, run.seed, found.game, str(out), timeout)
+    found = Found(seen.cause, seen.profile_id, seen.game, seen.divergence, seen.spec, later=seen.later, seen=seen)
+    found.reproduce = reproduce_command(run.impl, found.profile_id, run.seed, found.game, str(out), timeout)
     found.shrunk = Shrunk(seen.spec, seen.divergence, "not shrunk: named when the run's house rules were settled")
     return found
 
@@ -331,11 +331,11 @@ def _report(run: FuzzRun, found: Found, lockstep: Lockstep, out, timeout, shrink
     from ...spec.profiles import load_profile
 
     div, spec = found.divergence, found.original
-    found.reproduce = reproduce_command(run.impl, found.profile, run.seed, found.game, str(out), timeout)
+    found.reproduce = reproduce_command(run.impl, found.profile_id, run.seed, found.game, str(out), timeout)
     echo(f"fuzz: cause {len(run.found)}: {found.cause}")
-    echo(f"fuzz: divergence in {found.profile} game {found.game} ({div.kind}): {div.describe()}")
+    echo(f"fuzz: divergence in {found.profile_id} game {found.game} ({div.kind}): {div.describe()}")
     echo(f"fuzz: reproduce: {found.reproduce}")
-    profile = load_profile(found.profile)
+    profile = load_profile(found.profile_id)
     if found.later:  # its game shows another cause first: a smaller game would not keep this one
         shrunk = found.shrunk = Shrunk(spec, div, f"not shrunk: seen past the game's first divergence, at action {div.actions_before + 1}, "
                                                   "the implementation put at the reference's position")
@@ -358,7 +358,7 @@ def _write_draft(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out,
     from ...spec.profiles import load_profile
     from ..lint import lint
 
-    profile, div, shrunk = load_profile(found.profile), found.divergence, found.shrunk
+    profile, div, shrunk = load_profile(found.profile_id), found.divergence, found.shrunk
     final = shrunk.divergence
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -366,7 +366,7 @@ def _write_draft(run: FuzzRun, found: Found, lockstep: Lockstep, handshake, out,
     detail = f" {final.message}" if final.message and final.kind not in ("adapter", "unsupported") else ""  # describe() says it
     annotation = (
         STUB.format(seed=run.seed, game=found.game)
-        + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {found.profile}."
+        + f" Implementation: {describe_command(run.impl)} ({handshake.name}), profile {found.profile_id}."
         + f" Cause: {found.cause}."
         + f" What diverged ({final.kind}): {final.describe()}{detail}."
         + " The expected values are the reference engine's; 'got' is the implementation's."

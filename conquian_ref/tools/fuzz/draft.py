@@ -32,7 +32,7 @@ def scenario_data(spec: GameSpec, divergence: Divergence, caps: set[str], scenar
     from ...spec.profiles import load_profile
     from ...spec.rulebook import rules_for
 
-    game = Game.from_deck(load_profile(spec.profile), spec.deck, spec.dealer, variants)
+    game = Game.from_deck(load_profile(spec.profile_id), spec.deck, spec.dealer, variants)
     setup_rules = list(game.fired_last)
     source = ListSource(spec.choices)
     steps: list[dict] = []
@@ -46,14 +46,14 @@ def scenario_data(spec: GameSpec, divergence: Divergence, caps: set[str], scenar
     else:
         steps += _diverging_steps(game, *decode(game, source.next()), caps)
         rules = list(game.fired_last)
-    applicable = rules_for(spec.profile)
+    applicable = rules_for(spec.profile_id)
     cited = [r for r in dict.fromkeys(rules) if r in applicable]
     if not cited:
         cited = [r for r in sorted(game.rules_fired) if r in applicable]
     return {
         "id": scenario_id,
         "title": divergence.title(),
-        "profile": spec.profile,
+        "profile": spec.profile_id,
         "rules": cited,
         "tags": ["fuzz", "needs-review"],
         "annotation": annotation,

@@ -27,7 +27,7 @@ class Seen:
 
     cause: Cause
     explained_by: tuple
-    profile: str
+    profile_id: str
     game: int
     divergence: Divergence
     spec: GameSpec
@@ -39,7 +39,7 @@ def settle(run, known, make_found, echo) -> None:
     causes and its new ones (`make_found(seen)`: the Found of a cause first met under another name)."""
     explained = [s for s in run.seen if s.explained_by]
     for seen, variant in zip(explained, fewest_house_rules([s.explained_by for s in explained])):
-        seen.cause = Cause(house_rule_of(seen.profile, variant) or seen.cause.rule, variant.id)
+        seen.cause = Cause(house_rule_of(seen.profile_id, variant) or seen.cause.rule, variant.id)
     run.counts = Counter(s.cause for s in run.seen)
     run.known = {}
     found: list = []

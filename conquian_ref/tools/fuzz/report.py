@@ -26,7 +26,7 @@ def fuzz_json(run: FuzzRun) -> dict:
         "divergences": run.divergences,
         # A cause as check's report gives it: the rule broken, the house rule that explains it (or null).
         "new_causes": [
-            {"cause": str(f.cause), "rule": f.cause.rule, "house_rule": f.cause.house_rule, "profile": f.profile, "game": f.game,
+            {"cause": str(f.cause), "rule": f.cause.rule, "house_rule": f.cause.house_rule, "profile": f.profile_id, "game": f.game,
              "seen_past_first_divergence": f.later, "scenario": str(f.scenario) if f.scenario else None,
              "reproduce": f.reproduce, "shrunk": f.shrunk.note if f.shrunk else None}
             for f in run.found
