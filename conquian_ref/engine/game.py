@@ -171,7 +171,8 @@ class Game:
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now (the phase's row, conquian_ref.engine.phases): both during
         the exchange until each has picked."""
-        return self.ruleset.phases[self.phase].seats(self)
+        seats = self.ruleset.phases[self.phase].seats  # a local before the call: see legal()
+        return seats(self)
 
     @property
     def is_over(self) -> bool:
@@ -196,10 +197,13 @@ class Game:
         phase's candidate actions that no refusal row refuses."""
         if type(seat) is not int:  # a bool or a float equal to a seat is no seat
             check_seat(seat, "seat", self.profile.seats)
-        phase_rule = self.ruleset.phases[self.phase]  # read once: who acts, and the candidates
-        if seat not in phase_rule.seats(self):
+        # The phase's row read once; its functions are read into locals before the call: a call
+        # of a function held by an instance (not a method) is not on CPython 3.11's fast path.
+        phase_rule = self.ruleset.phases[self.phase]
+        seats, candidates = phase_rule.seats, phase_rule.candidates
+        if seat not in seats(self):
             return []
-        actions = legal_among(self, seat, phase_rule.candidates(self, seat))
+        actions = legal_among(self, seat, candidates(self, seat))
         self._listed = (seat, tuple(actions))  # a copy: the caller may change the list it gets
         return actions
 
@@ -217,7 +221,8 @@ class Game:
     def fits_for_forcing(self, exposed: int, card_bit: int) -> bool:
         """Whether the card fits these exposed cards for forcing, in the profile's sense
         (`forcing.fit`, conquian_ref.engine.policies.FITS)."""
-        return self.ruleset.policies["fit"].fits(self.table, exposed, card_bit)
+        fits = self.ruleset.policies["fit"].fits  # a local before the call: see legal()
+        return fits(self.table, exposed, card_bit)
 
     def leaves_nothing_to_discard(self, seat: int, cards: int) -> bool:
         """RUL-38: taking the available card with these hand cards would leave the seat no hand
@@ -260,7 +265,11 @@ class Game:
         elif self.deck.copies > 1 and (act.card is not None or act.cards):
             self.run("resolve_copies")  # as _held_copies would: the listed copies are the held ones
         self._listed = None  # the state changes now: the listing no longer holds
-        self.run(_TRANSITIONS[self.phase, act.type], seat, act)
+        transition = _TRANSITIONS[self.phase, act.type]
+        if self.trace:
+            self.run(transition, seat, act)
+        else:  # as run() does without the trace, one call fewer: this is every action of a simulation
+            self._runs[transition](self, seat, act)
 
     def _listed_action(self, seat: int, action: object) -> Action | None:
         """`action` if it is one of the objects the last legal(seat) returned, in this state."""
