@@ -277,9 +277,10 @@ def legal_among(game, seat: int, candidates: list) -> list:
     current_type = asks = None
     conditions = ()
     for act in candidates:
-        if act.type != current_type:
-            current_type = act.type
-            asks = by_type[current_type]
+        action_type = act.type  # read once: a named tuple's field is a slow attribute in CPython 3.11
+        if action_type != current_type:
+            current_type = action_type
+            asks = by_type[action_type]
             if asks is not None:
                 type_conditions, conditions = asks
                 for condition in type_conditions:
