@@ -27,7 +27,7 @@ from .outcome import Outcome
 from .phases import SEATS, Phase
 from .profile import Profile
 from .refusals import legal_among, message, refusal, traced_rules
-from .ruleset import RuleSet, Variant, resolve, ruleset_for
+from .ruleset import RuleSet, Variant, resolve, ruleset_for, step_rules
 from .setup import check_dealt, check_seat, parse_deck_order
 from .state import available_json, state_json
 from .trace import rules_by_construction
@@ -305,15 +305,12 @@ class Game:
             return self._runs[name](self, first, second)
         args = tuple(value for value in (first, second) if value is not _NO_VALUE)
         step = self._steps[name]
-        rules = step.rules
-        for key in step.policies:
-            policy = self.ruleset.policies[key]
-            rules += policy.rules
-            for consulted in getattr(policy, "consults", ()):  # a policy that asks another (the fit)
-                rules += self.ruleset.policies[consulted].rules
+        rules = self.ruleset.traced.get(name)  # resolved once per rule set
+        if rules is None:  # a row whose policy entries the rule set lacks: it fails here, as it did
+            rules = step_rules(step, self.ruleset.policies, self.profile)
         if step.about_the_card:
-            rules += self.card_rules()
-        self._record(resolve(self.profile, rules))
+            rules = resolve(self.profile, rules + self.card_rules())
+        self._record(rules)
         return step.run(self, *args)
 
     def note_melds(self, exposed: int) -> None:
