@@ -297,21 +297,25 @@ class Game:
         # call on CPython's fast path for calls. A transition runs three or four rows; through
         # `*args` each cost 0.15 to 0.25 µs more (timeit), a third of what the rows had added to
         # a random game's instructions (valgrind, docs/performance.md).
-        if not self.trace:  # the common case in simulations: straight to the row's function
-            if first is _NO_VALUE:
-                return self._runs[name](self)
-            if second is _NO_VALUE:
-                return self._runs[name](self, first)
-            return self._runs[name](self, first, second)
-        args = tuple(value for value in (first, second) if value is not _NO_VALUE)
+        # Without the trace (simulations) the row's function is called straight from a table.
+        function = self._runs[name] if not self.trace else self._traced(name)
+        if first is _NO_VALUE:
+            return function(self)
+        if second is _NO_VALUE:
+            return function(self, first)
+        return function(self, first, second)
+
+    def _traced(self, name: str):
+        """Record the rules of the row `name` in the trace (resolved once per rule set, but the
+        profile's rule for the kind of available card at hand), and give the row's function."""
         step = self._steps[name]
-        rules = self.ruleset.traced.get(name)  # resolved once per rule set
+        rules = self.ruleset.traced.get(name)
         if rules is None:  # a row whose policy entries the rule set lacks: it fails here, as it did
             rules = step_rules(step, self.ruleset.policies, self.profile)
         if step.about_the_card:
             rules = resolve(self.profile, rules + self.card_rules())
         self._record(rules)
-        return step.run(self, *args)
+        return step.run
 
     def note_melds(self, exposed: int) -> None:
         """Record the meld rules of an arrangement of these exposed cards (computed only for the
