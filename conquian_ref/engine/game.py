@@ -295,8 +295,8 @@ class Game:
         the trace, then do what it does."""
         # Speed: a fixed signature rather than `*args`, which keeps this call and the row's own
         # call on CPython's fast path for calls. A transition runs three or four rows; through
-        # `*args` each cost 0.15 to 0.25 µs more (timeit), a third of what the rows had added to
-        # a random game's instructions (valgrind, docs/performance.md).
+        # `*args` each cost 0.15 to 0.25 µs more (timeit), over a quarter of what the rows had
+        # added to a random game's instructions (valgrind, docs/performance.md).
         # Without the trace (simulations) the row's function is called straight from a table.
         function = self._runs[name] if not self.trace else self._traced(name)
         if first is _NO_VALUE:
