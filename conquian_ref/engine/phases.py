@@ -94,6 +94,8 @@ def _play(game, seat: int) -> list[Action]:
     """force, pass, reject, then each use whose cards arrange with the exposed cards and the
     taken card (the meld table's search), in deck order of their cards (Action.sort_key)."""
     uses = game.table.legal_uses(game.exposed_of(seat), bit(game.available), game.hands[seat])
+    if not uses:  # the common case (the card is in no meld): no memo to ask
+        return [_FORCE, _PASS, _REJECT]
     return [_FORCE, _PASS, _REJECT, *use_actions(uses)]
 
 

@@ -118,7 +118,10 @@ def fits_own_melds(game, seat: int) -> bool:
 
 def fits_and_a_demand_is_possible(game, seat: int) -> bool:
     """The card fits the seat's own melds, and taking it would leave a card to discard (RUL-38)."""
-    return bool(game.exposed_of(seat)) and fits_own_melds(game, seat) and not game.leaves_nothing_to_discard(seat, 0)
+    # fits_own_melds written out: asked at three decisions in four of a random game; its extra
+    # call and second exposed_of were 0.2 % of the game's instructions (valgrind).
+    exposed = game.exposed_of(seat)
+    return exposed != 0 and game.fits_for_forcing(exposed, bit(game.available)) and not game.leaves_nothing_to_discard(seat, 0)
 
 
 OWN_FITS: dict[OwnFit, OwnFitRule] = {

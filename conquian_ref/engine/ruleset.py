@@ -86,8 +86,11 @@ class RuleSet:
     match: type  # the match of several deals (conquian_ref.engine.match.Match)
     variants: tuple[Variant, ...] = ()
     refusals_by_slot: Mapping = field(default_factory=dict)  # (phase, action type) -> the rows to try
-    listing_by_slot: Mapping = field(default_factory=dict)
-    runs: Mapping = field(default_factory=dict)  # {step name: its function}: what Game.run calls without the trace  # phase -> action type -> the same rows, split for listings
+    listing_by_slot: Mapping = field(default_factory=dict)  # phase -> action type -> the same rows, split for listings
+    runs: Mapping = field(default_factory=dict)  # {step name: its function}: what Game.run calls without the trace
+    # {step name: the rule ids it records (`step_rules`)}: resolved once per rule set, where the
+    # trace resolved the row's rules and its policies' at every step it ran
+    traced: Mapping = field(default_factory=dict)
 
 
 def resolve(profile: Profile, rules: tuple[str, ...]) -> tuple[str, ...]:
@@ -109,6 +112,19 @@ def _resolve(profile: Profile, rules: tuple[str, ...]) -> tuple[str, ...]:
         if rule is not None and rule not in out:
             out.append(rule)
     return tuple(out)
+
+
+def step_rules(step: Step, policies: Mapping[str, object], profile: Profile) -> tuple[str, ...]:
+    """The rule ids running `step` records under `profile` (the profile's own rule for the kind
+    of available card aside, which depends on the card: Game.card_rules): its rules, and those
+    of the policy entries it consults and of the entries they consult in turn (the fit)."""
+    rules = step.rules
+    for key in step.policies:
+        policy = policies[key]
+        rules += policy.rules
+        for consulted in getattr(policy, "consults", ()):  # a policy that asks another (the fit)
+            rules += policies[consulted].rules
+    return resolve(profile, rules)
 
 
 def ruleset_for(profile: Profile, variants: tuple[Variant, ...] = ()) -> RuleSet:
@@ -173,6 +189,11 @@ def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
         refusals_by_slot=by_slot,
         listing_by_slot=listing_slots(by_slot, tables["phases"], tables["policies"]),
         runs={name: step.run for name, step in tables["steps"].items()},
+        traced={
+            name: step_rules(step, tables["policies"], profile)
+            for name, step in tables["steps"].items()
+            if all(key in tables["policies"] for key in step.policies)  # else asked when it runs (and fails there)
+        },
         **singles,
     )
 

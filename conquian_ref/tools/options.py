@@ -96,16 +96,21 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
 def emit(json_path: str | None, data: Callable[[], object], text: Callable[[], str], out=None) -> None:
     """Print the text, or the JSON instead (`--json -`), or both: the text printed and the JSON
     written to the file `--json FILE` names. `data` and `text` are only built when used. The
-    JSON is written as every report is (conformance.reports.json_text: strict, UTF-8 safe)."""
-    from ..conformance.reports import json_text
-
+    JSON is written as every report is (conformance.reports.json_text: strict, UTF-8 safe),
+    imported only then: the reports' imports are a tenth of a short `simulate`'s start-up."""
     out = out or sys.stdout
     if json_path == STDOUT:
-        out.write(json_text(data()))
+        out.write(_json_text(data()))
         return
     out.write(text() + "\n")
     if json_path:
-        Path(json_path).write_text(json_text(data()), encoding="utf-8")
+        Path(json_path).write_text(_json_text(data()), encoding="utf-8")
+
+
+def _json_text(data: object) -> str:
+    from ..conformance.reports import json_text
+
+    return json_text(data)
 
 
 def add_profile_option(parser: argparse.ArgumentParser, default: str | None = "all") -> None:
