@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.errors import ConquianError
-from .options import add_corpus_option, add_json_option, emit, positive_int
+from .options import add_cache_option, add_corpus_option, add_json_option, emit, positive_int
 
 FIRST_IDS = 5  # scenario ids shown per mutant in the text report
 
@@ -241,6 +241,7 @@ def configure(parser):
     """Options of `conquian-ref mutants`; returns the runner (see conquian_ref.cli)."""
     parser.add_argument("--only", nargs="+", action="extend", default=[], metavar="ID", help="run only these mutants (ids as listed in docs/mutation.md)")
     add_corpus_option(parser, "the scenario folder that must catch the mutants")
+    add_cache_option(parser)
     add_json_option(parser, "the report")
     parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                         help="processes to share the mutants among (default: every core)")
