@@ -51,8 +51,8 @@ FORMAT = 1
 """The layout of a cache file; a new layout changes it (and so the key)."""
 NO_CACHE = "CONQUIAN_REF_NO_CACHE"
 """The environment variable that turns the cache off (any value but empty or 0)."""
-MAX_BYTES = 1 << 30
-"""The largest cache file read (a corpus ten times today's gives some 50 MB)."""
+MAX_BYTES = 1 << 28
+"""The largest cache file read (today's corpus gives 4 MB, one ten times its size some 40 MB)."""
 _PACKAGE = Path(__file__).resolve().parents[1]  # conquian_ref/
 
 
@@ -73,8 +73,8 @@ def cache_folder() -> Path | None:
     return folder
 
 
-def open_cache(paths: list[Path | str], files: list[Path]) -> CorpusCache | None:
-    """The cache of the corpus folders `paths` (whose scenario files are `files`), or None when
+def open_cache(paths: list[Path | str]) -> CorpusCache | None:
+    """The cache of the corpus folders `paths`, or None when
     the cache is off or a path given is not a folder (a few files named on a command line are
     quick to read, and would each leave a cache file behind)."""
     folder = cache_folder()
@@ -82,16 +82,20 @@ def open_cache(paths: list[Path | str], files: list[Path]) -> CorpusCache | None
         return None
     roots = "\0".join(sorted(os.path.realpath(p) for p in paths))
     name = hashlib.sha256(roots.encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return CorpusCache(folder / f"corpus-{name}.json", sum(_size(f) for f in files))
+    return CorpusCache(folder / f"corpus-{name}.json")
 
 
 class CorpusCache:
-    """The entries of one cache file: `load` a scenario file through it, then `save` it once."""
+    """The entries of one cache file: `load` a scenario file through it, then `save` it once.
 
-    def __init__(self, path: Path, corpus_bytes: int):
+    The file: a header line (JSON: the format, the environment key, the SHA-256 of the rest),
+    a line of entries (JSON: {file: entry}) and the line maps, each entry naming the bytes of its
+    own (`"lines": [start, end]`), so that a map is decoded only if a line is asked for."""
+
+    def __init__(self, path: Path):
         self.path = path
-        self.old = _read(path, min(MAX_BYTES, 64 * corpus_bytes + 65536))
-        self.new: dict[str, dict] = {}  # the entries of the files loaded in this run
+        self.old, self.blob = _read(path)
+        self.new: dict[str, tuple[dict, bytes | None]] = {}  # this run's entries, and their line maps
         self.changed = False
 
     def load(self, file: Path) -> Scenario:
@@ -103,20 +107,30 @@ class CorpusCache:
         key, digest = str(file), hashlib.sha256(raw).hexdigest()
         entry = self.old.get(key)
         if isinstance(entry, dict) and entry.get("sha256") == digest:
-            found = _from_entry(file, entry)
+            found = self._from_entry(file, entry)
             if found is not None:
-                self.new[key] = entry
-                if isinstance(found, Scenario):
-                    return found
-                raise found
+                if isinstance(found, ScenarioInvalid):
+                    self.new[key] = (entry, None)
+                    raise found
+                self.new[key] = (entry, found.lines.text)
+                return found
         self.changed = True
         try:
             scenario = load_scenario(file, raw)
         except ScenarioInvalid as exc:
-            self.new[key] = {"sha256": digest, "problems": [[p.file, p.line, p.field, p.message] for p in exc.problems]}
+            self.new[key] = ({"sha256": digest, "problems": [[p.file, p.line, p.field, p.message] for p in exc.problems]}, None)
             raise
-        self.new[key] = {"sha256": digest, "data": scenario.data, "lines": _lines_text(scenario.lines)}
+        self.new[key] = ({"sha256": digest, "data": scenario.data}, _lines_text(scenario.lines))
         return scenario
+
+    def _from_entry(self, file: Path, entry: dict) -> Scenario | ScenarioInvalid | None:
+        """The scenario or the problems an entry holds, or None if it is of no known shape."""
+        data, lines, problems = entry.get("data"), entry.get("lines"), entry.get("problems")
+        if isinstance(data, dict) and _is_span(lines, len(self.blob)):
+            return Scenario(data, file, _Lines(self.blob[lines[0]:lines[1]]))
+        if isinstance(problems, list) and problems and all(_is_problem(p) for p in problems):
+            return ScenarioInvalid([Problem(*p) for p in problems])
+        return None
 
     def save(self) -> None:
         """Write the entries of this run, if any differs from the file's (a file gone from the
@@ -124,8 +138,15 @@ class CorpusCache:
         reader sees the old file or the new, whole; any failure leaves no cache, silently."""
         if not self.changed and self.new.keys() == self.old.keys():
             return
+        entries, maps, offset = {}, [], 0
+        for key, (entry, lines) in self.new.items():
+            if lines is not None:
+                entry = {**entry, "lines": [offset, offset + len(lines)]}
+                maps.append(lines)
+                offset += len(lines)
+            entries[key] = entry
         try:
-            body = json.dumps(self.new, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n" + b"".join(maps)
         except (TypeError, ValueError):
             return  # data JSON cannot hold (YAML's core schema gives none): no cache rather than a wrong one
         header = {"format": FORMAT, "key": environment_key(), "sha256": hashlib.sha256(body).hexdigest()}
@@ -146,41 +167,32 @@ class CorpusCache:
                     os.unlink(temporary)
 
 
-def _size(file: Path) -> int:
+def _read(path: Path) -> tuple[dict, bytes]:
+    """The entries and the line maps of the cache file at `path`, or ({}, b"") when there is
+    none usable: missing, too large, not a regular file, made for another environment, damaged
+    or edited."""
     try:
-        return file.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read(path: Path, limit: int) -> dict:
-    """The entries of the cache file at `path`, or {} when there is none usable: missing, too
-    large, not a regular file, made for another environment, damaged or edited."""
+        size = os.stat(path).st_size
+        raw = read_bytes(path, min(size, MAX_BYTES))  # refused if it is not a regular file, or grew
+    except (OSError, YamlError):
+        return {}, b""
+    end = raw.find(b"\n")
     try:
-        raw = read_bytes(path, limit)
-    except YamlError:
-        return {}
-    header, _, body = raw.partition(b"\n")
-    try:
-        head = json.loads(header)
+        head = json.loads(raw[:end])
         if not (isinstance(head, dict) and head.get("format") == FORMAT and head.get("key") == environment_key()):
-            return {}
-        if head.get("sha256") != hashlib.sha256(body).hexdigest():
-            return {}
-        entries = json.loads(body)
+            return {}, b""
+        if end < 0 or head.get("sha256") != hashlib.sha256(memoryview(raw)[end + 1:]).hexdigest():
+            return {}, b""
+        split = raw.find(b"\n", end + 1)
+        entries = json.loads(raw[end + 1:split]) if split > 0 else None
     except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError)
-        return {}
-    return entries if isinstance(entries, dict) else {}
+        return {}, b""
+    return (entries, raw[split + 1:]) if isinstance(entries, dict) else ({}, b"")
 
 
-def _from_entry(file: Path, entry: dict) -> Scenario | ScenarioInvalid | None:
-    """The scenario or the problems an entry holds, or None if it is of no known shape."""
-    data, lines, problems = entry.get("data"), entry.get("lines"), entry.get("problems")
-    if isinstance(data, dict) and isinstance(lines, str):
-        return Scenario(data, file, _Lines(lines))
-    if isinstance(problems, list) and problems and all(_is_problem(p) for p in problems):
-        return ScenarioInvalid([Problem(*p) for p in problems])
-    return None
+def _is_span(lines: object, size: int) -> bool:
+    return (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)
+            and 0 <= lines[0] <= lines[1] <= size)
 
 
 def _is_problem(p: object) -> bool:
@@ -188,23 +200,25 @@ def _is_problem(p: object) -> bool:
             and isinstance(p[2], str) and isinstance(p[3], str))
 
 
-def _lines_text(lines: Mapping) -> str:
-    """A scenario's line map as JSON text: one [key or index, ..., line] list per path."""
-    return json.dumps([[*path, line] for path, line in lines.items()], ensure_ascii=False, separators=(",", ":"))
+def _lines_text(lines: Mapping) -> bytes:
+    """A scenario's line map as JSON: one [key or index, ..., line] list per path."""
+    if isinstance(lines, _Lines):
+        return lines.text
+    return json.dumps([[*path, line] for path, line in lines.items()], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 class _Lines(Mapping):
     """A line map read from the cache only when a line is asked for (a failure's report, an
     export): most runs ask for none, and decoding every map costs more than the rest of the cache."""
 
-    def __init__(self, text: str):
-        self._text = text
+    def __init__(self, text: bytes):
+        self.text = text
         self._map: dict | None = None
 
     def _decoded(self) -> dict:
         if self._map is None:
             try:
-                pairs = json.loads(self._text)
+                pairs = json.loads(self.text)
                 self._map = {tuple(p[:-1]): p[-1] for p in pairs if isinstance(p, list) and p and type(p[-1]) is int}
             except (ValueError, TypeError, RecursionError):
                 self._map = {}  # the digest matched, yet the text is no line map: lines unknown (0)

@@ -260,7 +260,7 @@ def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]
 
     scenarios: list[Scenario] = []
     files, problems = walk_corpus(paths)
-    cache = open_cache(paths, files)  # None when off, or when a path given is a file
+    cache = open_cache(paths)  # None when off, or when a path given is a file
     for file in files:
         try:
             scenarios.append(cache.load(file) if cache else load_scenario(file))
