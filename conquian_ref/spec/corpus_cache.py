@@ -251,18 +251,19 @@ def environment_key() -> str:
 
 
 def _versions() -> list[tuple[str, str]]:
-    """The package's version and those of the libraries that read and check a file."""
+    """The package's version and those of the libraries that read and check a file (jsonschema
+    by its metadata: importing it would cost more than the cache saves on a small corpus)."""
     from importlib.metadata import PackageNotFoundError, version
+
+    import yaml
 
     from .. import __version__
 
-    found = [("conquian-ref", __version__)]
-    for library in ("pyyaml", "jsonschema"):
-        try:
-            found.append((library, version(library)))
-        except PackageNotFoundError:
-            found.append((library, "none"))
-    return found
+    try:
+        checker = version("jsonschema")
+    except PackageNotFoundError:
+        checker = "none"
+    return [("conquian-ref", __version__), ("pyyaml", yaml.__version__), ("jsonschema", checker)]
 
 
 def _inputs() -> list[tuple[Path, str]]:
