@@ -37,7 +37,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -151,6 +150,8 @@ class CorpusCache:
             return  # data JSON cannot hold (YAML's core schema gives none): no cache rather than a wrong one
         header = {"format": FORMAT, "key": environment_key(), "sha256": hashlib.sha256(body).hexdigest()}
         text = json.dumps(header).encode("ascii") + b"\n" + body
+        import tempfile  # only when writing: it costs a warm run more than its use
+
         temporary = None
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -253,17 +254,12 @@ def environment_key() -> str:
 def _versions() -> list[tuple[str, str]]:
     """The package's version and those of the libraries that read and check a file (jsonschema
     by its metadata: importing it would cost more than the cache saves on a small corpus)."""
-    from importlib.metadata import PackageNotFoundError, version
-
     import yaml
 
     from .. import __version__
+    from .installed import version_of
 
-    try:
-        checker = version("jsonschema")
-    except PackageNotFoundError:
-        checker = "none"
-    return [("conquian-ref", __version__), ("pyyaml", yaml.__version__), ("jsonschema", checker)]
+    return [("conquian-ref", __version__), ("pyyaml", yaml.__version__), ("jsonschema", version_of("jsonschema") or "none")]
 
 
 def _inputs() -> list[tuple[Path, str]]:
