@@ -174,7 +174,9 @@ def _read(path: Path) -> tuple[dict, bytes]:
     or edited."""
     try:
         size = os.stat(path).st_size
-        raw = read_bytes(path, min(size, MAX_BYTES))  # refused if it is not a regular file, or grew
+        if size > MAX_BYTES:
+            return {}, b""
+        raw = read_bytes(path, size)  # refused if it is not a regular file, or grew meanwhile
     except (OSError, YamlError):
         return {}, b""
     end = raw.find(b"\n")
