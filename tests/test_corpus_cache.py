@@ -202,3 +202,10 @@ def test_the_no_cache_option(corpus, tmp_path, capsys):
 def test_files_named_one_by_one_are_not_cached(corpus, tmp_path):
     load_corpus(sorted(corpus.glob("*.yaml")))
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_cache_file_over_the_limit_is_not_read(corpus, tmp_path, monkeypatch):
+    load_corpus([corpus])
+    rewrite(cache_file(tmp_path), retitle)
+    monkeypatch.setattr(corpus_cache, "MAX_BYTES", 100)
+    assert "FROM THE CACHE" not in titles(corpus)
