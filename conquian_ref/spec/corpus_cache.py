@@ -242,7 +242,8 @@ class _Lines(Mapping):
 
 @cache
 def environment_key() -> str:
-    """The SHA-256 of everything besides a file's bytes that its entry depends on (module docstring)."""
+    """The SHA-256 of everything besides a file's bytes that its entry depends on (module
+    docstring); once per process, as the rules and the profiles it covers are read once too."""
     digest = hashlib.sha256(f"format {FORMAT}\n".encode())
     for name, value in _versions():
         digest.update(f"{name} {value}\n".encode())
