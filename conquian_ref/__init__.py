@@ -54,13 +54,11 @@ _FROM_SPEC = ("load_profile", "PROFILE_IDS")
 def __getattr__(name: str):
     if name == "__version__":
         # The one version is pyproject.toml's, as installed (CHANGELOG.md says what a version
-        # means); read when asked, since importlib.metadata costs an import and a search.
-        from importlib.metadata import PackageNotFoundError, version
+        # means); read when asked, from the installed metadata's folder name (spec/installed.py
+        # says why not importlib.metadata).
+        from .spec.installed import version_of
 
-        try:
-            return version("conquian-ref")
-        except PackageNotFoundError:  # a source tree put on sys.path by hand, never installed
-            return "0+unknown"
+        return version_of("conquian-ref") or "0+unknown"  # unknown: a source tree put on sys.path by hand
     # The profile files are read by the spec floor; import it only when asked (PEP 562).
     if name in _FROM_SPEC:
         from .spec import profiles

@@ -187,6 +187,23 @@ def _fail(message: str) -> int:
     return USAGE_ERROR
 
 
+def _without_cache(args: argparse.Namespace) -> int:
+    """Run the command with the corpus cache off (`--no-cache`): through the environment, so
+    that the processes the command starts (mutants' workers) leave it off too; restored after,
+    for a caller that runs several commands in one process."""
+    from .spec.corpus_cache import NO_CACHE
+
+    before = os.environ.get(NO_CACHE)
+    os.environ[NO_CACHE] = "1"
+    try:
+        return args.run(args)
+    finally:
+        if before is None:
+            del os.environ[NO_CACHE]
+        else:
+            os.environ[NO_CACHE] = before
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -199,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 0
         if args.command is None:
             raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
+        if getattr(args, "no_cache", False):
+            return _without_cache(args)
         return args.run(args)
     except (UsageError, ConquianError) as exc:
         return _fail(str(exc))

@@ -22,9 +22,18 @@ profile and dealer) that reproduce it.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
+
+# The corpus cache (conquian_ref/spec/corpus_cache.py) of a test run goes into a folder of the
+# run's own, never into the user's cache; each pytest-xdist worker has its own, removed at exit.
+_CACHE_HOME = tempfile.mkdtemp(prefix="conquian-ref-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
 
 IN_CI = bool(os.environ.get("CI"))
 

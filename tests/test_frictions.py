@@ -101,6 +101,44 @@ def test_friction_14_reports_and_reproduce_lines_name_the_version_and_the_corpus
     assert json.loads(out)["new_causes"][0]["reproduce"].endswith(f"  # conquian-ref {__version__}")
 
 
+FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{16}$")
+
+
+def test_friction_14_lint_json_names_the_version_and_the_corpus_linted(capsys, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(DEAL, copy)
+    status, out, err = run(capsys, "lint", copy, "--json", "-")
+    report = json.loads(out)
+    assert status == 0 and report["version"] == __version__ and report["corpus"] == str(copy)
+    assert FINGERPRINT.match(report["corpus_fingerprint"]) and report["corpus_fingerprint"] == corpus_fingerprint(copy)
+    first = sorted(copy.glob("*.yaml"))[0]
+    first.write_text(first.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert json.loads(run(capsys, "lint", copy, "--json", "-")[1])["corpus_fingerprint"] != report["corpus_fingerprint"]
+    status, out, err = run(capsys, "lint", first, "--json", "-")  # a file, no corpus folder: none named
+    assert json.loads(out)["corpus"] is None and json.loads(out)["corpus_fingerprint"] == "unknown"
+    status, out, err = run(capsys, "lint", first, "--corpus", copy, "--json", "-")
+    assert json.loads(out)["corpus_fingerprint"] == corpus_fingerprint(copy)
+
+
+def test_friction_14_smoke_json_names_the_version_and_the_bundled_corpus(capsys):
+    import shlex
+
+    status, out, err = run(capsys, "smoke", "--impl", f"{shlex.quote(sys.executable)} -m conquian_ref.adapter", "--json", "-")
+    report = json.loads(out)
+    assert status == 0 and report["version"] == __version__
+    assert FINGERPRINT.match(report["corpus_fingerprint"]) and report["corpus_fingerprint"] == corpus_fingerprint(corpus_dir())
+
+
+def test_friction_14_fuzz_json_names_the_version_and_the_bundled_corpus(capsys, tmp_path):
+    status, out, err = run(capsys, "fuzz", "--impl", "reference", "--profile", "torno-cisneros-v1", "--games", "3", "--seed", "1",
+                           "--out", tmp_path, "--json", "-")
+    report = json.loads(out)
+    assert status == 0 and report["version"] == __version__
+    assert FINGERPRINT.match(report["corpus_fingerprint"]) and report["corpus_fingerprint"] == corpus_fingerprint(corpus_dir())
+
+
 def test_friction_14_the_fingerprint_follows_the_bytes_not_the_place(tmp_path):
     import shutil
 

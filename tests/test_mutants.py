@@ -182,7 +182,23 @@ def test_cli_exits_1_on_a_survivor(capsys):
     out = capsys.readouterr().out
     assert status == 1
     assert out.rstrip().endswith("0 caught, 1 survived")
-    assert "| glyphs-refused | C-DECK-2 | 0 | SURVIVED |" in out
+    assert "| glyphs-refused | C-DECK-2 | SURVIVED |" in out
+    assert _cli(["--only", "glyphs-refused", "--corpus", str(SMALL_CORPUS), "--all"]) == 1
+    assert "| glyphs-refused | C-DECK-2 | 0 | SURVIVED |" in capsys.readouterr().out
+
+
+def test_stopping_at_the_first_catch_gives_the_verdicts_of_every_scenario(capsys):
+    """The default stops each mutant at its first catching scenario, those citing a rule it
+    breaks first; --all replays them all: the same verdicts, the first catch among all."""
+    names = ["exchange-without-swap", "pick-may-be-changed", "run-wraps", "glyphs-refused", "ace-high"]
+    assert _cli(["--only", *names, "--corpus", str(SMALL_CORPUS), "--json"]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert _cli(["--only", *names, "--corpus", str(SMALL_CORPUS), "--json", "--all"]) == 1
+    every = json.loads(capsys.readouterr().out)
+    assert first["all_scenarios"] is False and every["all_scenarios"] is True
+    for one, all_ in zip(first["mutants"], every["mutants"]):
+        assert one["caught"] == all_["caught"] and len(one["caught_by"]) <= 1
+        assert set(one["caught_by"]) <= set(all_["caught_by"])
 
 
 def test_cli_refuses_an_unknown_mutant():

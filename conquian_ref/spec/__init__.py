@@ -13,5 +13,7 @@ Above the engine (which it hands profile data to) and below conformance. Its mod
   files under a folder, never leaving it; `problem`: one problem at a file, line and field;
 - `known`: known-failures files; `yamlfile`: safe YAML loading with the line of every field, on
   `regularfile` (a regular file's text, bounded) and `yamlcore` (the YAML 1.2 core schema);
-- `shipped`: where the schemas, the corpus and the rules documents are, installed or in a checkout.
+- `shipped`: where the schemas, the corpus and the rules documents are, installed or in a checkout;
+- `corpus_cache`: the loaded and checked scenario files of a corpus folder, kept between runs in
+  the user's cache folder, keyed on every file's bytes, the version, the schemas and the checks.
 """

@@ -21,8 +21,8 @@ def corpus_fingerprint(folder: Path | str) -> str:
     root = Path(folder)
     files, _ = walk_corpus([root])
     digest = hashlib.sha256()
-    for file in sorted(files, key=lambda f: f.relative_to(root).as_posix()):
-        name = file.relative_to(root).as_posix().encode("utf-8")
+    for name, file in sorted((file.relative_to(root).as_posix(), file) for file in files):
+        name = name.encode("utf-8")
         data = file.read_bytes()
         digest.update(b"%d:%s%d:" % (len(name), name, len(data)) + data)
     return f"sha256:{digest.hexdigest()[:DIGITS]}"

@@ -44,6 +44,11 @@ def kind_of(mode: int) -> str | None:
 
 def read_text(path: Path | str) -> str:
     """The text of a regular file of at most MAX_BYTES bytes, as UTF-8; YamlError(0, ...) if not."""
+    return decode(read_bytes(path))
+
+
+def read_bytes(path: Path | str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; YamlError(0, ...) if not."""
     try:
         # What is plainly not a regular file is refused before it is opened (opening a FIFO for
         # reading waits for a writer, forever); O_NONBLOCK and fstat below cover a file swapped
@@ -62,8 +67,8 @@ def read_text(path: Path | str) -> str:
         if kind is not None:
             raise YamlError(0, f"cannot read the file: not a regular file: {kind}")
         chunks, size = [], 0
-        while size <= MAX_BYTES:  # read at most MAX_BYTES + 1 bytes: enough to know it is too big
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
+        while size <= limit:  # read at most limit + 1 bytes: enough to know it is too big
+            chunk = os.read(fd, limit + 1 - size)
             if not chunk:
                 break
             chunks.append(chunk)
@@ -72,10 +77,15 @@ def read_text(path: Path | str) -> str:
         raise YamlError(0, f"cannot read the file: {exc.strerror}") from None
     finally:
         os.close(fd)
-    if size > MAX_BYTES:
-        raise YamlError(0, f"the file is larger than {MAX_BYTES:,} bytes (docs/security.md)")
+    if size > limit:
+        raise YamlError(0, f"the file is larger than {limit:,} bytes (docs/security.md)")
+    return b"".join(chunks)
+
+
+def decode(raw: bytes) -> str:
+    """A file's bytes as UTF-8 text; YamlError at the line of the first byte that is not."""
     try:
-        return b"".join(chunks).decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = b"".join(chunks)[: exc.start].count(b"\n") + 1
-        raise YamlError(line, f"not UTF-8: byte 0x{b''.join(chunks)[exc.start]:02x} at offset {exc.start}") from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise YamlError(line, f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}") from None

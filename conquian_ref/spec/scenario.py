@@ -28,7 +28,8 @@ from pathlib import Path
 from ..engine.errors import ConquianError, MalformedInput
 from .corpus_walk import SUFFIXES, find_scenario_files, walk_corpus
 from .problem import Problem
-from .yamlfile import YamlError, line_of, load_with_lines, path_text, read_text, top_level_string
+from .regularfile import decode
+from .yamlfile import YamlError, line_of, loads_with_lines, path_text, read_text, top_level_string
 
 __all__ = [  # walk_corpus, find_scenario_files and Problem live in their own modules, read from here too
     "SUFFIXES", "Problem", "Scenario", "ScenarioInvalid", "collisions", "corpus_dir", "field_path", "find_scenario_files",
@@ -75,11 +76,12 @@ class ScenarioInvalid(ConquianError):
         self.problems = problems
 
 
-def load_scenario(path: Path | str) -> Scenario:
-    """Load and check one scenario file (checks 1-4); raise ScenarioInvalid listing its problems."""
+def load_scenario(path: Path | str, raw: bytes | None = None) -> Scenario:
+    """Load and check one scenario file (checks 1-4); raise ScenarioInvalid listing its problems.
+    `raw`: the file's bytes, already read (the corpus cache reads them to hash them)."""
     path = Path(path)
     try:
-        data, lines = load_with_lines(path)
+        data, lines = loads_with_lines(read_text(path) if raw is None else decode(raw))
     except YamlError as exc:
         raise ScenarioInvalid([Problem(str(path), exc.line, "(file)", exc.message)]) from None
     if not isinstance(data, dict):
@@ -254,13 +256,18 @@ def _rule_problems(scenario: Scenario) -> list[Problem]:
 
 def load_corpus(paths: list[Path | str]) -> tuple[list[Scenario], list[Problem]]:
     """Load every scenario under `paths`: the valid ones, and every problem found (check 5 included)."""
+    from .corpus_cache import open_cache
+
     scenarios: list[Scenario] = []
     files, problems = walk_corpus(paths)
+    cache = open_cache(paths)  # None when off, or when a path given is a file
     for file in files:
         try:
-            scenarios.append(load_scenario(file))
+            scenarios.append(cache.load(file) if cache else load_scenario(file))
         except ScenarioInvalid as exc:
             problems += exc.problems
+    if cache:
+        cache.save()
     first: dict[str, Scenario] = {}
     for s in scenarios:
         if s.id in first:

@@ -42,10 +42,11 @@ CHECK_NEEDS = {"observation": CHECK_CAPABILITIES["observation"], "legal": CHECK_
 
 def configure(parser: argparse.ArgumentParser):
     """Options of `conquian-ref export`; returns its runner (args -> exit status)."""
-    from .options import add_corpus_option
+    from .options import add_cache_option, add_corpus_option
 
     parser.add_argument("--out", required=True, metavar="DIR", help="the folder to write <profile id>.json into (created if missing)")
     add_corpus_option(parser, "the scenario folder exported")
+    add_cache_option(parser)
 
     def run(args: argparse.Namespace) -> int:
         return run_export(Path(args.out), Path(args.corpus) if args.corpus else None)

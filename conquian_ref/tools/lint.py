@@ -73,13 +73,15 @@ def run(paths: list[str], corpora: list[str] = (), json_path: str | None = None,
     from .options import STDOUT
 
     found = [str(f) for f in walk_corpus(targets)[0]]
+    # The corpus a report names: the one folder linted, else the --corpus the files belong to.
+    folder = targets[0] if len(targets) == 1 and Path(targets[0]).is_dir() else (corpora[0] if corpora else None)
     if json_path == STDOUT:  # the JSON instead of the lines
-        sys.stdout.write(json_text(lint_json(found, read, problems)))
+        sys.stdout.write(json_text(lint_json(found, read, problems, folder)))
     else:
         for problem in problems:
             print(problem)
         if json_path:
-            Path(json_path).write_text(json_text(lint_json(found, read, problems)), encoding="utf-8")
+            Path(json_path).write_text(json_text(lint_json(found, read, problems, folder)), encoding="utf-8")
     if junit_path:
         Path(junit_path).write_text(lint_junit(found, problems), encoding="utf-8")
     files = len({p.file for p in problems})

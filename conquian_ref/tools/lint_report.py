@@ -1,7 +1,10 @@
 """`conquian-ref lint --json FILE` and `--junit FILE`: the problems as data and as JUnit XML.
 
-JSON: `{"tool": "lint", "version", "scenarios": N read, "files": [...], "problems": [{file, line,
-field, message}], "ok"}`. JUnit: one `<testsuite name="lint">` holding one `<testcase>` per
+JSON: `{"tool": "lint", "version", "corpus", "corpus_fingerprint", "scenarios": N read, "files":
+[...], "problems": [{file, line, field, message}], "ok"}`: the corpus is the folder linted (the
+bundled corpus by default, or the one folder given, or --corpus), its fingerprint that of
+spec/fingerprint.py (check's reports give the same); both null and "unknown" when the files
+linted are not one corpus folder. JUnit: one `<testsuite name="lint">` holding one `<testcase>` per
 scenario file (its name the file, so a test keeps its identity when a title changes), with a
 `<failure>` listing that file's problems, and the totals on `<testsuites>` too.
 """
@@ -9,17 +12,21 @@ scenario file (its name the file, so a test keeps its identity when a title chan
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from ..conformance.reports import xml_text
 from ..spec.problem import Problem
 
 
-def lint_json(files: list[str], read: int, problems: list[Problem]) -> dict:
+def lint_json(files: list[str], read: int, problems: list[Problem], corpus: Path | None = None) -> dict:
     from .. import __version__
+    from ..spec.fingerprint import corpus_fingerprint
 
     return {
         "tool": "lint",
         "version": __version__,
+        "corpus": str(corpus) if corpus else None,
+        "corpus_fingerprint": corpus_fingerprint(corpus) if corpus else "unknown",
         "scenarios": read,
         "files": files,
         "problems": [{"file": p.file, "line": p.line, "field": p.field, "message": p.message} for p in problems],

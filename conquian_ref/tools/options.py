@@ -18,6 +18,7 @@ STDOUT = "-"
 VOCABULARY = (
     ("--corpus DIR", "the scenario folder worked on (default: the bundled corpus)"),
     ("PATH ...", "lint and fmt: the files or folders within the corpus to work on (default: all of it)"),
+    ("--no-cache", "read and check every scenario file afresh, without the corpus cache (docs/performance.md)"),
     ("--json [FILE]", "write the JSON form to FILE; '-', or no FILE, prints it instead of the text"),
     ("--profile P", "a shipped profile id, 'all', or the path of a profile file"),
     ("--impl CMD", "the implementation: an adapter command line, 'reference', or python:MODULE:FACTORY"),
@@ -78,6 +79,14 @@ def add_timeout_option(parser: argparse.ArgumentParser, default: float) -> None:
 def add_corpus_option(parser: argparse.ArgumentParser, action: str = "the scenario folder to work on") -> None:
     """--corpus DIR: the scenario folder a command works on; the bundled corpus by default."""
     parser.add_argument("--corpus", type=existing_folder, metavar="DIR", help=f"{action} (default: the bundled corpus)")
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """--no-cache: load the corpus without the cache of loaded and checked files
+    (conquian_ref/spec/corpus_cache.py); the command line sets CONQUIAN_REF_NO_CACHE for the run."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read and check every scenario file afresh; neither read nor write the corpus cache "
+                        "(also: CONQUIAN_REF_NO_CACHE=1)")
 
 
 def existing_folder(text: str) -> str:

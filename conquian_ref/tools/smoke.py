@@ -174,12 +174,17 @@ def configure(parser: argparse.ArgumentParser):
 
 
 def smoke_json(command: str, results: list[tuple[str, bool, str]]) -> dict:
-    """The checklist as data: each item, whether it passed, and what was seen."""
+    """The checklist as data: each item, whether it passed, and what was seen; with the version
+    and the fingerprint of the bundled corpus, which name the specification the checklist comes
+    with (smoke replays no scenario)."""
     from .. import __version__
+    from ..spec.fingerprint import corpus_fingerprint
+    from ..spec.scenario import corpus_dir
 
     items = [{"item": item, "requirement": what, "passed": passed, "detail": detail}
              for (item, what, _), (_, passed, detail) in zip(CHECKS, results)]
-    return {"tool": "smoke", "version": __version__, "impl": command, "items": items,
+    return {"tool": "smoke", "version": __version__, "corpus_fingerprint": corpus_fingerprint(corpus_dir()),
+            "impl": command, "items": items,
             "passed": sum(ok for _, ok, _ in results), "ok": all(ok for _, ok, _ in results)}
 
 

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..options import add_corpus_option
+from ..options import add_cache_option, add_corpus_option
 from .contents import Book
 from .pages import render
 
@@ -70,6 +70,7 @@ def configure(parser):
     """Add the options of `conquian-ref book` to `parser`; return its runner (args -> exit status)."""
     parser.add_argument("--out", default="book", metavar="DIR", help="output folder (default: ./book/)")
     add_corpus_option(parser, "the scenario folder to render")
+    add_cache_option(parser)
 
     def run(args) -> int:
         result = build(args.out, args.corpus)

@@ -7,12 +7,17 @@ from .campaign import FuzzRun
 
 def fuzz_json(run: FuzzRun) -> dict:
     """The campaign: what was played (seed, games, shard), each new cause with its game, draft and
-    reproduce line, every cause counted (new and known), and whether it found nothing new."""
+    reproduce line, every cause counted (new and known), and whether it found nothing new; the
+    version and the bundled corpus's fingerprint (its ids are the ones a draft avoids) say what
+    it ran with."""
     from ... import __version__
+    from ...spec.fingerprint import corpus_fingerprint
+    from ...spec.scenario import corpus_dir
 
     return {
         "tool": "fuzz",
         "version": __version__,
+        "corpus_fingerprint": corpus_fingerprint(corpus_dir()),
         "impl": run.impl,
         "seed": run.seed,
         "profiles": run.profiles,

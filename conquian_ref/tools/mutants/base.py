@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from itertools import combinations
 
 from ...conformance.adapter import ReferenceAdapter
 from ...conformance.reference import Reference
-from ...engine.cards import cards_of, mask_of
+from ...engine.cards import cards_of
 from ...engine.melds import GivenMelds, meld_table
+from ...engine.solver import CACHE_SIZE
 from ...engine.observation import observe
 from ...engine.phases import PHASES, Phase
 from ...engine.refusals import BY_CODE
@@ -86,6 +86,9 @@ class MutantTable(GivenMelds):
         melds = [m for m in meld_table(profile).melds if self.keep(profile, m)]
         melds += sorted(set(self.extra(profile)) - set(melds))
         super().__init__(profile, melds)
+        # Memoised as the table's other searches: perft asks the same question at many nodes
+        # (a mutant table with more melds made `mutants` wait 20 s on this one search).
+        self._every_use = lru_cache(maxsize=CACHE_SIZE)(self._every_use)
 
     def keep(self, profile, meld: int) -> bool:
         return True
@@ -95,14 +98,16 @@ class MutantTable(GivenMelds):
 
     def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
         must = exposed | card_bit
-        pool = must | hand
-        useful = cards_of(hand & self.meldable(pool))
-        found = set()
-        for k in range(len(useful) + 1):
-            for chosen in combinations(useful, k):
-                if self.arrangeable(must | mask_of(chosen)):
-                    found.add(mask_of(chosen))
-        return frozenset(found)
+        return self._every_use(must, hand & self.meldable(must | hand))
+
+    def _every_use(self, must: int, useful: int) -> frozenset[int]:
+        """Every subset of the `useful` cards that `must` (the exposed cards and the card) can be
+        arranged with: all of them tried, each subset built from a smaller one by one card."""
+        subsets = [0]
+        for card in cards_of(useful):
+            subsets += [chosen | 1 << card for chosen in subsets]
+        arrangeable = self.arrangeable
+        return frozenset(chosen for chosen in subsets if arrangeable(must | chosen))
 
 
 def table(table_class: type):
