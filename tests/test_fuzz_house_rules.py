@@ -59,7 +59,7 @@ def test_fuzz_sees_past_the_first_divergence_and_settles_on_the_fewest_house_rul
     # The discard offered back shows at the first discard of nearly every game; the 7-J gap only
     # later, so it is found past the first divergence. Ranks sorted as text explain some of the
     # gap's divergences as well: the run settles on the two house rules the engine plays.
-    run, lines = fuzz(NODE_ENGINE + "seven-jack-gap,offer-back", tmp_path, games=60)
+    run, lines = fuzz(NODE_ENGINE + "seven-jack-gap,offer-back", tmp_path, games=20)
     assert set(named(run)) == {"discard-offered-back", "seven-ten-gap"}
     assert {f.cause.house_rule for f in run.found} == {"discard-offered-back", "seven-ten-gap"}
     gap = next(f for f in run.found if f.cause.house_rule == "seven-ten-gap")
@@ -78,7 +78,7 @@ def test_fuzz_plays_a_known_house_rule_on_the_reference_and_checks_the_rest_exac
     assert set(named(alone)) == {"no-forcing", "discard-offered-back"}
     known_file = tmp_path / "known.yaml"
     known_file.write_text('- house_rule: no-forcing\n  reason: "we never force"\n', encoding="utf-8")
-    run, lines = fuzz(engine, tmp_path / "known", games=20, known=read_known([known_file]))
+    run, lines = fuzz(engine, tmp_path / "known", games=10, known=read_known([known_file]))
     assert "fuzz: the reference plays the known house rule(s) no-forcing" in lines
     # No divergence of the forcing at all (the reference does not force either), the other house
     # rule still found, the reference playing no-forcing in every replay of the hypotheses too.
@@ -86,8 +86,8 @@ def test_fuzz_plays_a_known_house_rule_on_the_reference_and_checks_the_rest_exac
     # With both listed, the engine is the reference: not one divergence.
     both = tmp_path / "both.yaml"
     both.write_text('- house_rule: no-forcing\n  reason: "we never force"\n- house_rule: discard-offered-back\n  reason: "our discards come back"\n', encoding="utf-8")
-    quiet, _ = fuzz(engine, tmp_path / "both", games=20, known=read_known([both]))
-    assert quiet.divergences == 0 and quiet.exit_status == 0 and quiet.games == 20
+    quiet, _ = fuzz(engine, tmp_path / "both", games=10, known=read_known([both]))
+    assert quiet.divergences == 0 and quiet.exit_status == 0 and quiet.games == 10
 
 
 @pytest.mark.parametrize("command", [["fuzz", "--games", "1"], ["check", "-k", "aa-0001"]])

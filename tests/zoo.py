@@ -29,9 +29,7 @@ zoo"): the JavaScript switches `auto-take` (named fitting-card-taken-automatical
 the state is compared; but the engine logs its take as a force by the rival and a win by it as
 forced_to_target, the variant as a use and target_reached, so where a step also compares an
 observation's history or the take wins, no house rule agrees and the cause is unexplained) and `no-rearrange` (three rules in one
-switch: named no-corte, with no-four-card-set and forcing-by-extension-only), and combinations
-whose house rules show in the same answer of the same step before either is found (the library
-is tried alone and with the run's earlier finds, never two new ones together).
+switch: named no-corte, with no-four-card-set and forcing-by-extension-only).
 """
 
 from __future__ import annotations
@@ -83,6 +81,10 @@ ZOO = [
     pytest.param("py-reveal-for-rival", "python:reveal_for_rival:Adapter", "spielanleitung-v1", {"reject-reveals-for-rival"}),
     pytest.param("py-reveal-for-rival-offer-back", "python:reveal_for_rival_offer_back:Adapter", "spielanleitung-v1",
                  {"reject-reveals-for-rival", "discard-offered-back"}),
+    # two house rules in the same answer of one step (aa-0003's first `legal` lacks the 7-J runs and
+    # lists a reject): explained once both are found, by check's second look (check._look_again)
+    pytest.param("js-seven-jack-gap-loose-reject-pass-reveal-to-rival", NODE_ENGINE + "seven-jack-gap,loose-reject-pass,reveal-to-rival",
+                 "anglo-american-v1", {"seven-ten-gap", "reject-or-pass-any-card", "reject-reveals-for-rival"}, marks=needs_node),
 ]
 
 
@@ -106,8 +108,14 @@ def names_exactly_the_house_rules(engine, impl, profile, played, monkeypatch, tm
 # the house rules random games do not meet (see the module docstring).
 FUZZ_GAMES = {"js-win-at-target": (30, 6), "js-win-at-target-discard-into-hand-no-forcing": (30, 6), "py-pick-changed": (10, 6),
               "py-auto-take": (0, 2), "js-loose-reject-pass": (0, 2), "js-reveal-to-rival": (0, 2), "py-reveal-for-rival": (0, 3),
-              "py-reveal-for-rival-offer-back": (0, 3)}
+              "py-reveal-for-rival-offer-back": (0, 3), "js-seven-jack-gap-loose-reject-pass-reveal-to-rival": (0, 3)}
 NOT_MET_BY_FUZZ = {"forcing-by-extension-only"}
+# What fuzz names where it differs from the house rules played: in this engine's random games every
+# divergence of reveal-to-rival follows a reject that only loose-reject-pass accepts (a revealed
+# card rejected), so the two explain it together, and one cause names one house rule: the
+# fewest-house-rules cover names the one that explains more (measured: 0 of 298 divergences in 8
+# games explained by reveal-to-rival alone). Check names all three.
+FUZZ_NAMES = {"js-seven-jack-gap-loose-reject-pass-reveal-to-rival": {"seven-ten-gap", "reject-or-pass-any-card"}}
 
 
 def fuzz_names_exactly_the_house_rules(engine, impl, profile, played, tmp_path):
@@ -117,7 +125,7 @@ def fuzz_names_exactly_the_house_rules(engine, impl, profile, played, tmp_path):
                    causes=len(played) + 5, echo=lambda line: None, hypotheses=house_rules())
     causes = set(run.counts)  # every divergence counted: the first of each game and those past it
     assert all(cause.explained for cause in causes), f"{engine} (fuzz): unexplained causes {sorted(map(str, causes))}"
-    assert {cause.house_rule for cause in causes} == played - NOT_MET_BY_FUZZ, f"{engine} (fuzz): named {sorted(map(str, causes))}"
+    assert {cause.house_rule for cause in causes} == FUZZ_NAMES.get(engine, played - NOT_MET_BY_FUZZ), f"{engine} (fuzz): named {sorted(map(str, causes))}"
     assert all(named_by_its_rule(cause) for cause in causes)
     assert {f.cause for f in run.found} == causes  # one new cause per house rule, each with its draft
 

@@ -221,8 +221,10 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
     todo = [r for r in run.results if r.status in _DIAGNOSED and not _diagnosed(r)]
     # The house rules found so far in this run: tried first, and with each new hypothesis.
     found = list(dict.fromkeys(d.house_rule for r in run.results if r.divergence for d in r.divergence.every() if d.house_rule))
+    finds_then: dict[int, int] = {}  # id(result) -> how many house rules were found when it was diagnosed
     handshake, broken_in_a_row, dead = None, 0, False
     for result in todo:
+        finds_then[id(result)] = len(found)
         if conn.past_deadline:  # the diagnosis runs within the run deadline too
             result.diagnosis = "not diagnosed: the run deadline passed"
             _apply_known(result, known)
@@ -268,12 +270,47 @@ def diagnose_failures(conn: Connection, run: Run, known: KnownFailures, hypothes
         broken_in_a_row = broken_in_a_row + 1 if failed_again else 0
         if failed_again or not conn.in_sync:  # out of step: a late answer of this replay may still come
             handshake = None  # restarted before the next replay, if there is one
+    if hypotheses and not dead:
+        _look_again(conn, [r for r in todo if finds_then.get(id(r), len(found)) < len(found) and _unexplained(r.divergence)],
+                    hypotheses, found, handshake)
     # One house rule per divergence, the fewest for the whole run; then the known failures.
     explained = [(r, d) for r in run.results if r.divergence is not None for d in r.divergence.every() if d.explained_by]
     for (result, divergence), variant in zip(explained, fewest_house_rules([d.explained_by for _, d in explained])):
         divergence.name_house_rule(result.scenario.profile, variant)
     for result in todo:
         _apply_known(result, known)
+
+
+def _look_again(conn: Connection, results: list[Result], hypotheses: tuple, found: list, handshake) -> None:
+    """Diagnose again, with every house rule the run found, the scenarios with an unexplained
+    divergence that were diagnosed before some of them were found: where a step shows two house
+    rules at once, neither explains it alone, and the library is tried one new house rule at a
+    time (attribution.explaining), so the two together explain it only once both are found. The
+    new diagnosis is kept where it leaves fewer divergences unexplained."""
+    for result in results:
+        if handshake is None:
+            try:
+                handshake = conn.restart()
+            except AdapterFailure:
+                return
+        caps = handshake.capabilities
+        try:
+            again = diagnose(result.scenario, ImplementationDriver(conn), caps, "reason_codes" in caps, tuple(hypotheses), tuple(found))
+        except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
+            handshake = None
+            continue
+        if again is not None and _unexplained(again) < _unexplained(result.divergence):
+            result.divergence = again
+        if broken(again) or not conn.in_sync:
+            handshake = None
+
+
+def _unexplained(divergence) -> int:
+    """How many divergences, the first and those seen past it, no house rule explains (an
+    action the implementation cannot express is no house rule's: not counted)."""
+    if divergence is None:
+        return 0
+    return sum(not d.cause.explained and not d.cause.unsupported for d in divergence.every())
 
 
 # The statuses a diagnosis is made for (and known failures by cause or rule applied to).

@@ -32,6 +32,8 @@ class Seen:
     divergence: Divergence
     spec: GameSpec
     later: bool = False  # seen past its game's first divergence
+    whole: GameSpec | None = None  # the whole game (spec is cut at the first divergence, for the shrink)
+    finds: int = 0  # how many house rules the run had found when it was diagnosed
 
 
 def settle(run, known, make_found, echo) -> None:
