@@ -35,11 +35,12 @@ from ...engine.errors import ConquianError
 from ...engine.ruleset import Variant
 from ..simulate import game_seed
 from .agent import AgentSource, GameSpec
-from .causes import Cause, cause_of
+from .causes import Cause
 from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
 from .known import FuzzKnown
 from .lockstep import Lockstep, Pending, plan
+from .diagnose import causes_of_game, look_again
 from .naming import Seen, settle
 from .shrink import Shrunk, shrink
 
@@ -190,7 +191,7 @@ def run_fuzz(
         started = time.perf_counter()
         _play_games(run, lockstep, known, causes, every_step, report, progress, tuple(hypotheses))
         if hypotheses:
-            _look_again(run, lockstep, tuple(hypotheses))
+            look_again(run, lockstep, tuple(hypotheses))
         settle(run, known, lambda seen: _found(run, seen, timeout, out), echo)
         for found in run.found:
             _write_draft(run, found, lockstep, handshake, out, echo)
@@ -276,7 +277,7 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
     whole = GameSpec(spec.profile_id, spec.deck, spec.dealer, list(spec.choices))  # every action, past the divergence too
     finds = len(run.house_rules)
     spec.choices = trace.choices or spec.choices  # up to the first divergence: what is shrunk
-    for n, (cause, divergence, explained_by) in enumerate(_causes(run, lockstep, whole, trace.divergence, hypotheses)):
+    for n, (cause, divergence, explained_by) in enumerate(causes_of_game(run, lockstep, whole, trace.divergence, hypotheses)):
         seen = Seen(cause, explained_by, spec.profile_id, g, divergence, spec if n == 0 else whole, n > 0, whole, finds)
         run.seen.append(seen)
         run.counts[cause] += 1
@@ -292,55 +293,6 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
         if len(run.found) >= causes:
             return True
     return False
-
-
-def _causes(run: FuzzRun, lockstep: Lockstep, spec: GameSpec, first: Divergence, hypotheses: tuple[Variant, ...]) -> list:
-    """The (cause, divergence, house rules explaining it) of each divergence of a game that
-    differs, diagnosed as `check` diagnoses a scenario (diagnose.py), every divergence past the
-    first as well; the lockstep's own first divergence (shrunk, drafted) stands for the first.
-    An adapter that failed, or a diagnosis the answers defeat, leaves the lockstep's divergence
-    and its cause alone."""
-    from ...spec.profiles import load_profile
-    from .diagnose import game_causes, game_scenario
-
-    alone = [(cause_of(first, spec.profile_id), first, ())]
-    if first.kind == "adapter":
-        return alone
-    scenario = game_scenario(load_profile(spec.profile_id), spec, lockstep.caps, lockstep.variants)
-    try:
-        named = game_causes(scenario, lockstep.driver_in_step(), lockstep.caps, hypotheses, tuple(run.house_rules), lockstep.variants)
-    except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
-        lockstep.broken = True  # restarted before the next game
-        return alone
-    if not named:
-        return alone
-    for _, _, diagnosed in named:
-        if diagnosed.house_rule is not None and diagnosed.house_rule not in run.house_rules:
-            run.house_rules.append(diagnosed.house_rule)
-    return [(cause, first if n == 0 else divergence, diagnosed.explained_by) for n, (cause, divergence, diagnosed) in enumerate(named)]
-
-
-def _look_again(run: FuzzRun, lockstep: Lockstep, hypotheses: tuple[Variant, ...]) -> None:
-    """Diagnose again, with every house rule the run found, the games with an unexplained
-    divergence that were diagnosed before some of them were found (as check does: two house rules
-    in one answer are explained only once both are found), keeping the new diagnosis where it
-    leaves fewer divergences unexplained."""
-    def unexplained(seen: list[Seen]) -> int:
-        return sum(not s.cause.explained and not s.cause.unsupported for s in seen)
-
-    games: dict[tuple[str, int], list[Seen]] = {}
-    for seen in run.seen:
-        games.setdefault((seen.profile_id, seen.game), []).append(seen)
-    for (profile_id, g), seen in games.items():
-        if not unexplained(seen) or seen[0].finds >= len(run.house_rules) or seen[0].whole is None:
-            continue
-        named = _causes(run, lockstep, seen[0].whole, seen[0].divergence, hypotheses)
-        again = [Seen(cause, explained_by, profile_id, g, divergence, seen[0].spec if n == 0 else seen[0].whole, n > 0,
-                      seen[0].whole, len(run.house_rules))
-                 for n, (cause, divergence, explained_by) in enumerate(named)]
-        if unexplained(again) < unexplained(seen):
-            at = run.seen.index(seen[0])
-            run.seen[at:at + len(seen)] = again
 
 
 def _found(run: FuzzRun, seen: Seen, timeout, out) -> Found:

@@ -10,7 +10,9 @@ after each divergence and the game goes on, so a known cause never hides a later
 game (issue 21, "see past every deviation").
 
 A divergence seen past the first comes back as the fuzzer's own `Divergence` (divergence.py), at
-the action where it showed, so that it is told and drafted as a first one is.
+the action where it showed, so that it is told and drafted as a first one is. `causes_of_game`
+is what the campaign asks of a game that differs; `look_again` diagnoses again, once the run has
+found more house rules, the games it left with an unexplained divergence.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ from dataclasses import dataclass, field
 
 from ...conformance.diagnosis import Divergence as Diagnosed
 from ...conformance.diagnosis import diagnose
+from ...conformance.failures import AdapterFailure
+from ...engine.errors import ConquianError
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
 from ...engine.ruleset import Variant
 from .agent import GameSpec, ListSource, decode
-from .causes import Cause
+from .causes import Cause, cause_of
 from .divergence import Divergence
+from .naming import Seen
 
 # How many steps past a divergence a house rule's replay must agree with the implementation to
 # explain it (a step: an action, or one seat's legal actions): about ten actions of a two-seat
@@ -79,6 +84,54 @@ def game_causes(scenario: GameScenario, driver, caps: set[str], hypotheses: tupl
     if first is None:
         return []
     return [(d.cause, as_fuzz_divergence(d, scenario), d) for d in first.every()]
+
+
+def causes_of_game(run, lockstep, spec: GameSpec, first: Divergence, hypotheses: tuple[Variant, ...]) -> list:
+    """The (cause, divergence, house rules explaining it) of each divergence of a game that
+    differs, diagnosed as `check` diagnoses a scenario (diagnose.py), every divergence past the
+    first as well; the lockstep's own first divergence (shrunk, drafted) stands for the first.
+    An adapter that failed, or a diagnosis the answers defeat, leaves the lockstep's divergence
+    and its cause alone."""
+    from ...spec.profiles import load_profile
+
+    alone = [(cause_of(first, spec.profile_id), first, ())]
+    if first.kind == "adapter":
+        return alone
+    scenario = game_scenario(load_profile(spec.profile_id), spec, lockstep.caps, lockstep.variants)
+    try:
+        named = game_causes(scenario, lockstep.driver_in_step(), lockstep.caps, hypotheses, tuple(run.house_rules), lockstep.variants)
+    except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        lockstep.broken = True  # restarted before the next game
+        return alone
+    if not named:
+        return alone
+    for _, _, diagnosed in named:
+        if diagnosed.house_rule is not None and diagnosed.house_rule not in run.house_rules:
+            run.house_rules.append(diagnosed.house_rule)
+    return [(cause, first if n == 0 else divergence, diagnosed.explained_by) for n, (cause, divergence, diagnosed) in enumerate(named)]
+
+
+def look_again(run, lockstep, hypotheses: tuple[Variant, ...]) -> None:
+    """Diagnose again, with every house rule the run found, the games with an unexplained
+    divergence that were diagnosed before some of them were found (as check does: two house rules
+    in one answer are explained only once both are found), keeping the new diagnosis where it
+    leaves fewer divergences unexplained."""
+    def unexplained(seen: list[Seen]) -> int:
+        return sum(not s.cause.explained and not s.cause.unsupported for s in seen)
+
+    games: dict[tuple[str, int], list[Seen]] = {}
+    for seen in run.seen:
+        games.setdefault((seen.profile_id, seen.game), []).append(seen)
+    for (profile_id, g), seen in games.items():
+        if not unexplained(seen) or seen[0].finds >= len(run.house_rules) or seen[0].whole is None:
+            continue
+        named = causes_of_game(run, lockstep, seen[0].whole, seen[0].divergence, hypotheses)
+        again = [Seen(cause, explained_by, profile_id, g, divergence, seen[0].spec if n == 0 else seen[0].whole, n > 0,
+                      seen[0].whole, len(run.house_rules))
+                 for n, (cause, divergence, explained_by) in enumerate(named)]
+        if unexplained(again) < unexplained(seen):
+            at = run.seen.index(seen[0])
+            run.seen[at:at + len(seen)] = again
 
 
 def as_fuzz_divergence(diagnosed: Diagnosed, scenario: GameScenario) -> Divergence:
