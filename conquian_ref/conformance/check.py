@@ -288,6 +288,8 @@ def _look_again(conn: Connection, results: list[Result], hypotheses: tuple, foun
     time (attribution.explaining), so the two together explain it only once both are found. The
     new diagnosis is kept where it leaves fewer divergences unexplained."""
     for result in results:
+        if conn.past_deadline:  # within the run deadline, as the first look
+            return
         if handshake is None:
             try:
                 handshake = conn.restart()
