@@ -27,9 +27,18 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("conquian_impl", None):
-        from .conformance.pytest_plugin import CorpusPlugin
+        import pytest
 
-        config.pluginmanager.register(CorpusPlugin(config), "conquian-corpus")  # its options checked first
+        from .conformance.pytest_plugin import CorpusPlugin
+        from .engine.errors import ConquianError
+        from .tools.mutants import house_rules, house_rules_named  # the library that names a failure's house rule, as in check
+
+        plugin = CorpusPlugin(config, house_rules())  # its options checked first
+        try:
+            house_rules_named(plugin.known)  # a house rule the library lacks is a usage error, as in check
+        except ConquianError as exc:
+            raise pytest.UsageError(f"conquian: --conquian-known-failures: {exc}") from None
+        config.pluginmanager.register(plugin, "conquian-corpus")
         return
     given = [flag for flag, settings in OPTIONS[1:] if config.getoption(_dest(flag), None) not in (None, False)]
     if given:  # never a silent run that checks nothing
@@ -50,9 +59,12 @@ def __getattr__(name: str):
     # `conformance` is imported on first use, so that a pytest run without --conquian-impl
     # does not load the engine at all.
     if name == "conformance":
-        from .conformance.pytest_plugin import conformance
+        import functools
 
-        return conformance
+        from .conformance.pytest_plugin import conformance
+        from .tools.mutants import house_rules
+
+        return functools.wraps(conformance)(functools.partial(conformance, hypotheses=house_rules()))
     raise AttributeError(name)
 
 

@@ -150,14 +150,17 @@ def test_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeyp
     # failure's first divergence is known (it honoured ids only).
     monkeypatch.syspath_prepend(str(ADAPTERS))
     struck = next(p for p in sorted(corpus_dir().glob("torno-cisneros-v1/force/*.yaml")) if "tc-0107" in p.name)
-    found = run_check(AUTO_TAKE, scenarios=[load_scenario(struck)]).results[0]
-    assert found.status == "failed" and found.cause is not None  # the automatic take strikes here
+    from conquian_ref.tools.mutants import house_rules
+
+    # named as the plugin names it: with check's library of house rules
+    found = run_check(AUTO_TAKE, scenarios=[load_scenario(struck)], hypotheses=house_rules()).results[0]
+    assert found.status == "failed" and found.cause.house_rule == "automatic-take"  # the automatic take strikes here
     corpus = pytester.path / "corpus"
     corpus.mkdir()
     shutil.copy(struck, corpus)
     shutil.copy(ADAPTERS / "auto_take.py", pytester.path)
     pytester.syspathinsert()
-    for entry in (f"cause: {json.dumps(str(found.cause))}", f"rule: {found.cause.rule}"):
+    for entry in (f"cause: {json.dumps(str(found.cause))}", f"rule: {found.cause.rule}", "house_rule: automatic-take"):
         pytester.makefile(".yaml", known=f"- {entry}\n  reason: house rule, the automatic take\n")
         result = pytester.runpytest("-rx", "-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus",
                                     "--conquian-known-failures", "known.yaml")
@@ -167,14 +170,16 @@ def test_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeyp
     pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus").assert_outcomes(failed=1)
 
 
-def test_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytester):
+@pytest.mark.parametrize("entry, named", [("rule: XX-NOPE-1", "XX-NOPE-1"), ("house_rule: automatic-tak", "automatic-take")])
+def test_plugin_known_failures_naming_an_unknown_rule_is_one_line(pytester, entry, named):
     small_corpus(pytester)
-    pytester.makefile(".yaml", known="- rule: XX-NOPE-1\n  reason: typo\n")
+    pytester.makefile(".yaml", known=f"- {entry}\n  reason: typo\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus",
                                 "--conquian-known-failures", "known.yaml")
     assert result.ret != 0
-    result.stdout.fnmatch_lines(["*conquian:*XX-NOPE-1*"])
-    assert "Traceback" not in result.stdout.str()
+    assert any(line.startswith(("conquian:", "ERROR: conquian:")) and named in line
+               for line in result.stdout.lines + result.stderr.lines), result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
 
 
 def test_plugin_bad_corpus_option_is_one_line(pytester):
@@ -291,3 +296,28 @@ def test_plugin_prints_no_causes_when_nothing_fails(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", REFERENCE_IMPL, "--conquian-corpus", "corpus")
     result.assert_outcomes(passed=len(IDS))
     assert "conquian: causes" not in result.stdout.str()
+
+
+def test_plugin_names_the_house_rule_as_check_does(pytester, monkeypatch):
+    # The plugin tries check's library of house rules at a failure: its causes section names the
+    # automatic take of tests/adapters/auto_take.py by its house rule, as check's first screen does.
+    from conquian_ref.conformance.reports import departure_lines
+    from conquian_ref.tools.mutants import house_rules
+
+    monkeypatch.syspath_prepend(str(ADAPTERS))
+    failing = [r.scenario.path for r in run_check(AUTO_TAKE, profile="anglo-american-v1", hypotheses=house_rules()).results
+               if r.counts_as_failure][:4]
+    corpus = pytester.path / "corpus"
+    corpus.mkdir()
+    for path in failing:
+        shutil.copy(path, corpus)
+    shutil.copy(ADAPTERS / "auto_take.py", pytester.path)
+    pytester.syspathinsert()
+    expected = run_check(AUTO_TAKE, corpus=corpus, hypotheses=house_rules())
+    assert {str(c) for r in expected.results for c in r.causes} == {"C-TURN-1: house rule automatic-take"}
+    result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus")
+    result.assert_outcomes(failed=len(failing))
+    tail = result.stdout.str()[result.stdout.str().index("conquian: causes"):]
+    for line in departure_lines(expected):
+        assert line in tail, line
+    assert "house rule automatic-take" in tail and "unexplained" not in tail

@@ -56,8 +56,10 @@ from ..spec.known import KnownFailures
 from ..spec.scenario import corpus_dir, load_corpus
 
 
-def conformance(impl: str, profile: str | None = None, known_failures: str | None = None, corpus: str | None = None, timeout: float = 10.0):
-    """A parametrized pytest test function: one test per scenario of the corpus."""
+def conformance(impl: str, profile: str | None = None, known_failures: str | None = None, corpus: str | None = None, timeout: float = 10.0,
+                hypotheses: tuple = ()):
+    """A parametrized pytest test function: one test per scenario of the corpus; `hypotheses`:
+    the house rules that may explain a failure (conquian_ref.pytest_plugin passes the library)."""
     from ..spec.known import load_known_failures
 
     scenarios, problems = load_corpus([Path(corpus) if corpus else corpus_dir()])
@@ -97,25 +99,28 @@ def conformance(impl: str, profile: str | None = None, known_failures: str | Non
         if result.status == Status.ERRORED or not conn.in_sync:
             shared.pop("conn").close()  # the next scenario starts a fresh adapter (check.run_check)
         if result.status != Status.PASSED:
-            text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known)
+            text = check_runner_text(impl, handshake, corpus or corpus_dir(), result, connection(), known, hypotheses)
             xfail_if_known_by_rule_or_cause(result)
             pytest.fail(text, pytrace=False)
 
     return test_scenario
 
 
-def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, known: KnownFailures | None = None) -> str:
+def check_runner_text(impl: str, handshake, corpus, result, conn: Connection, known: KnownFailures | None = None,
+                      hypotheses: tuple = (), earlier: list | None = None) -> str:
     """A failing scenario as `conquian-ref check` reports it: its first divergence from the
-    reference (replayed side by side on `conn`, restarted first), then the report's block. The
-    known failures are applied as check applies them (the result may become an xfail)."""
+    reference (replayed side by side on `conn`, restarted first), its causes named by the house
+    rules among `hypotheses` (those of the session's `earlier` failures first, and settled with
+    them), then the report's block. The known failures are applied as check applies them (the
+    result may become an xfail)."""
     from .check import diagnose_failures
     from .results import Run
     from .reports import failure_block
     from .transport import safe_text
 
     run = Run(impl, handshake, corpus=str(corpus))
-    run.results = [result]
-    diagnose_failures(conn, run, known or KnownFailures())
+    run.results = [*(earlier or []), result]
+    diagnose_failures(conn, run, known or KnownFailures(), hypotheses)
     return safe_text("\n".join(failure_block(run, result)))
 
 
@@ -157,8 +162,9 @@ def checked_options(config) -> KnownFailures:
 class CorpusPlugin:
     """Registered when `--conquian-impl` is given: adds the corpus' items, holds the connection."""
 
-    def __init__(self, config):
+    def __init__(self, config, hypotheses: tuple = ()):
         self.config = config
+        self.hypotheses = tuple(hypotheses)  # the house rules that may explain a failure (check's library)
         self.impl = config.getoption("conquian_impl")
         self.conn: Connection | None = None
         self.handshake = None
@@ -283,7 +289,8 @@ class ScenarioItem(pytest.Item):
         if result.status == Status.PASSED:
             return
         corpus = self.config.getoption("conquian_corpus") or corpus_dir()
-        text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known)
+        text = check_runner_text(self.plugin.impl, self.plugin.handshake, corpus, result, self.plugin.connection(), self.plugin.known,
+                                 self.plugin.hypotheses, self.plugin.failed)
         earlier = self.plugin.seen_cause(result)
         self.plugin.failed.append(result)
         if earlier is not None and not self.config.option.verbose > 0:  # as check: each cause in full once
