@@ -80,6 +80,12 @@ class Cause:
         return self.house_rule is not None
 
     @property
+    def unexplained(self) -> bool:
+        """No house rule explains it, and it is no action the implementation cannot express (that
+        is no house rule's)."""
+        return not self.explained and not self.unsupported
+
+    @property
     def unsupported(self) -> bool:
         """An action the implementation cannot express (its `apply` answered an error)."""
         return self.signature.startswith(CANNOT_EXPRESS)

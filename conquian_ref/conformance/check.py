@@ -312,7 +312,7 @@ def _unexplained(divergence) -> int:
     action the implementation cannot express is no house rule's: not counted)."""
     if divergence is None:
         return 0
-    return sum(not d.cause.explained and not d.cause.unsupported for d in divergence.every())
+    return sum(d.cause.unexplained for d in divergence.every())
 
 
 # The statuses a diagnosis is made for (and known failures by cause or rule applied to).

@@ -61,12 +61,16 @@ class Found:
     game: int
     divergence: Divergence  # as first found
     original: GameSpec
-    later: bool = False  # seen past the game's first divergence (not shrunk: its game shows another cause first)
-    seen: Seen | None = None  # the divergence it was first told by (naming.py)
+    seen: Seen  # the divergence it was first told by (naming.py)
     shrunk: Shrunk | None = None
     scenario: Path | None = None
     problems: list = field(default_factory=list)  # lint problems of the written scenario (none expected)
     reproduce: str = ""
+
+    @property
+    def later(self) -> bool:
+        """Seen past its game's first divergence (not shrunk: its game shows another cause first)."""
+        return self.seen.later
 
 
 @dataclass
@@ -287,7 +291,7 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
         if reason is not None:
             run.known[cause] = reason
             continue
-        found = Found(cause, spec.profile_id, g, divergence, seen.spec, later=n > 0, seen=seen)
+        found = Found(cause, spec.profile_id, g, divergence, seen.spec, seen)
         run.found.append(found)
         report(found)
         if len(run.found) >= causes:
@@ -297,7 +301,7 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
 
 def _found(run: FuzzRun, seen: Seen, timeout, out) -> Found:
     """The Found of a cause first met under another name (naming.settle): reported unshrunk."""
-    found = Found(seen.cause, seen.profile_id, seen.game, seen.divergence, seen.spec, later=seen.later, seen=seen)
+    found = Found(seen.cause, seen.profile_id, seen.game, seen.divergence, seen.spec, seen)
     found.reproduce = reproduce_command(run.impl, found.profile_id, run.seed, found.game, str(out), timeout)
     found.shrunk = Shrunk(seen.spec, seen.divergence, "not shrunk: named when the run's house rules were settled")
     return found

@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from ...conformance.diagnosis import Divergence as Diagnosed
 from ...conformance.diagnosis import diagnose
 from ...conformance.failures import AdapterFailure
-from ...engine.errors import ConquianError
-from ...engine.errors import IllegalAction
+from ...engine.errors import ConquianError, IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
 from ...engine.ruleset import Variant
 from .agent import GameSpec, ListSource, decode
-from .causes import Cause, cause_of
+from .causes import cause_of
 from .divergence import Divergence
 from .naming import Seen
 
@@ -37,6 +36,7 @@ from .naming import Seen
 # game, where a whole game is a few hundred steps. Measured on the zoo engines: the same house
 # rules named as with no bound, at a fraction of the replays (docs/fuzzing.md, "Causes").
 HORIZON = 30
+
 
 @dataclass
 class GameScenario:
@@ -75,40 +75,32 @@ def game_scenario(profile: Profile, spec: GameSpec, caps: set[str], variants: tu
     return GameScenario(f"fuzz game of {profile.id}", profile.id, data, (), before)
 
 
-def game_causes(scenario: GameScenario, driver, caps: set[str], hypotheses: tuple[Variant, ...],
-                found: tuple[Variant, ...], variants: tuple[Variant, ...] = ()) -> list[tuple[Cause, Divergence, Diagnosed]]:
-    """Each divergence of the game, first and later ones, with its cause (the house rule that
-    explains it when one does), the reference playing `variants` (the known house rules); [] when
-    the replay agrees everywhere (an implementation whose answers depend on more than the game)."""
-    first = diagnose(scenario, driver, caps, "reason_codes" in caps, hypotheses, found, variants, HORIZON)
-    if first is None:
-        return []
-    return [(d.cause, as_fuzz_divergence(d, scenario), d) for d in first.every()]
-
-
 def causes_of_game(run, lockstep, spec: GameSpec, first: Divergence, hypotheses: tuple[Variant, ...]) -> list:
     """The (cause, divergence, house rules explaining it) of each divergence of a game that
-    differs, diagnosed as `check` diagnoses a scenario (diagnose.py), every divergence past the
-    first as well; the lockstep's own first divergence (shrunk, drafted) stands for the first.
-    An adapter that failed, or a diagnosis the answers defeat, leaves the lockstep's divergence
-    and its cause alone."""
+    differs, diagnosed as `check` diagnoses a scenario, every divergence past the first as well,
+    the reference playing the run's known house rules; the lockstep's own first divergence
+    (shrunk, drafted) stands for the first. An adapter that failed, a diagnosis the answers
+    defeat, or one that finds no divergence (an implementation whose answers depend on more than
+    the game) leaves the lockstep's divergence and its cause alone."""
     from ...spec.profiles import load_profile
 
     alone = [(cause_of(first, spec.profile_id), first, ())]
     if first.kind == "adapter":
         return alone
     scenario = game_scenario(load_profile(spec.profile_id), spec, lockstep.caps, lockstep.variants)
+    caps = lockstep.caps
     try:
-        named = game_causes(scenario, lockstep.driver_in_step(), lockstep.caps, hypotheses, tuple(run.house_rules), lockstep.variants)
+        diagnosed = diagnose(scenario, lockstep.driver_in_step(), caps, "reason_codes" in caps, hypotheses, tuple(run.house_rules),
+                             lockstep.variants, HORIZON)
     except (AdapterFailure, ConquianError, TypeError, ValueError, KeyError, AttributeError, RecursionError):
         lockstep.broken = True  # restarted before the next game
         return alone
-    if not named:
+    if diagnosed is None:
         return alone
-    for _, _, diagnosed in named:
-        if diagnosed.house_rule is not None and diagnosed.house_rule not in run.house_rules:
-            run.house_rules.append(diagnosed.house_rule)
-    return [(cause, first if n == 0 else divergence, diagnosed.explained_by) for n, (cause, divergence, diagnosed) in enumerate(named)]
+    for d in diagnosed.every():
+        if d.house_rule is not None and d.house_rule not in run.house_rules:
+            run.house_rules.append(d.house_rule)
+    return [(d.cause, first if n == 0 else as_fuzz_divergence(d, scenario), d.explained_by) for n, d in enumerate(diagnosed.every())]
 
 
 def look_again(run, lockstep, hypotheses: tuple[Variant, ...]) -> None:
@@ -117,7 +109,7 @@ def look_again(run, lockstep, hypotheses: tuple[Variant, ...]) -> None:
     in one answer are explained only once both are found), keeping the new diagnosis where it
     leaves fewer divergences unexplained."""
     def unexplained(seen: list[Seen]) -> int:
-        return sum(not s.cause.explained and not s.cause.unsupported for s in seen)
+        return sum(s.cause.unexplained for s in seen)
 
     games: dict[tuple[str, int], list[Seen]] = {}
     for seen in run.seen:
