@@ -16,6 +16,7 @@ card a multiset is a set).
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 from itertools import combinations, product
 
@@ -504,3 +505,16 @@ def choose(rng, legal: list[dict]) -> dict:
     if {"type": "force"} in legal and rng.random() < 0.5:
         return {"type": "force"}
     return rng.choice(legal)
+
+
+def played(profile, seed: int, dealer: int, steps: int | None = None) -> tuple[Game, random.Random]:
+    """A seeded deal played `steps` actions on (None: to a random point) by the random policy."""
+    game = Game.from_seed(profile, seed, dealer % len(profile.seats))
+    rng = random.Random(seed)
+    steps = rng.randrange(60) if steps is None else steps
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = rng.choice(game.to_act)
+        game.apply(seat, choose(rng, game.legal_actions(seat)))
+    return game, rng

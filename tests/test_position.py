@@ -17,26 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian_ref.engine.errors import ConquianError, IllegalAction, MalformedInput
+from conquian_ref.engine.errors import ConquianError, MalformedInput
 from conquian_ref.engine.game import Game
 from conquian_ref.engine.position import POSITION_KEYS, STATE_KEYS
 
-from helpers import AA, BY_ID, TC, choose
+from helpers import AA, BY_ID, TC, choose, played
 
 GAMES = st.tuples(st.sampled_from(sorted(BY_ID)), st.integers(0, 2**32 - 1), st.integers(0, 3))
-
-
-def played(profile, seed: int, dealer: int, steps: int | None = None) -> tuple[Game, random.Random]:
-    """A seeded deal played `steps` actions on (None: to a random point) by the random policy."""
-    game = Game.from_seed(profile, seed, dealer % len(profile.seats))
-    rng = random.Random(seed)
-    steps = rng.randrange(60) if steps is None else steps
-    for _ in range(steps):
-        if game.is_over:
-            break
-        seat = rng.choice(game.to_act)
-        game.apply(seat, choose(rng, game.legal_actions(seat)))
-    return game, rng
 
 
 def same_deal(a: Game, b: Game) -> None:

@@ -87,11 +87,16 @@ DEALS = list(islice((p for p in sorted(find_scenario_files([corpus_dir()])) if "
 IDS = [yaml.safe_load(p.read_text(encoding="utf-8"))["id"] for p in DEALS]
 
 
-def small_corpus(pytester) -> Path:
+def small_corpus(pytester, paths=DEALS, adapter: str | None = None) -> Path:
+    """A corpus folder of these scenario files; with `adapter`, that module of tests/adapters
+    copied beside it, importable in the pytester run."""
     corpus = pytester.path / "corpus"
     corpus.mkdir()
-    for path in DEALS:
+    for path in paths:
         shutil.copy(path, corpus)
+    if adapter is not None:
+        shutil.copy(ADAPTERS / adapter, pytester.path)
+        pytester.syspathinsert()
     return corpus
 
 
@@ -155,11 +160,7 @@ def test_plugin_known_failures_by_cause_and_by_rule_are_xfails(pytester, monkeyp
     # named as the plugin names it: with check's library of house rules
     found = run_check(AUTO_TAKE, scenarios=[load_scenario(struck)], hypotheses=house_rules()).results[0]
     assert found.status == "failed" and found.cause.house_rule == "automatic-take"  # the automatic take strikes here
-    corpus = pytester.path / "corpus"
-    corpus.mkdir()
-    shutil.copy(struck, corpus)
-    shutil.copy(ADAPTERS / "auto_take.py", pytester.path)
-    pytester.syspathinsert()
+    small_corpus(pytester, [struck], "auto_take.py")
     for entry in (f"cause: {json.dumps(str(found.cause))}", f"rule: {found.cause.rule}", "house_rule: automatic-take"):
         pytester.makefile(".yaml", known=f"- {entry}\n  reason: house rule, the automatic take\n")
         result = pytester.runpytest("-rx", "-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus",
@@ -262,12 +263,7 @@ def test_plugin_prints_each_cause_once_and_the_causes_at_the_end_as_check_does(p
     impl = "python:unsupported_force:Adapter"
     chosen = sorted(corpus_dir().glob("anglo-american-v1/*/*.yaml"))
     forcing = [p for p in chosen if "type: force" in p.read_text(encoding="utf-8") or "type: decline" in p.read_text(encoding="utf-8")][:8]
-    corpus = pytester.path / "corpus"
-    corpus.mkdir()
-    for path in forcing:
-        shutil.copy(path, corpus)
-    shutil.copy(ADAPTERS / "unsupported_force.py", pytester.path)
-    pytester.syspathinsert()
+    corpus = small_corpus(pytester, forcing, "unsupported_force.py")
     expected = run_check(impl, corpus=corpus)
     summary = cause_lines(expected)
     failing = [r for r in expected.results if r.counts_as_failure]
@@ -307,12 +303,7 @@ def test_plugin_names_the_house_rule_as_check_does(pytester, monkeypatch):
     monkeypatch.syspath_prepend(str(ADAPTERS))
     failing = [r.scenario.path for r in run_check(AUTO_TAKE, profile="anglo-american-v1", hypotheses=house_rules()).results
                if r.counts_as_failure][:4]
-    corpus = pytester.path / "corpus"
-    corpus.mkdir()
-    for path in failing:
-        shutil.copy(path, corpus)
-    shutil.copy(ADAPTERS / "auto_take.py", pytester.path)
-    pytester.syspathinsert()
+    corpus = small_corpus(pytester, failing, "auto_take.py")
     expected = run_check(AUTO_TAKE, corpus=corpus, hypotheses=house_rules())
     assert {str(c) for r in expected.results for c in r.causes} == {"C-TURN-1: house rule automatic-take"}
     result = pytester.runpytest("-p", "no:cacheprovider", "--conquian-impl", AUTO_TAKE, "--conquian-corpus", "corpus")

@@ -22,9 +22,8 @@ from conquian_ref.conformance.driver import ImplementationDriver
 from conquian_ref.conformance.failures import ErrorAnswer
 from conquian_ref.conformance.protocol import COMMANDS, SETUP_POSITION, MessageValidator
 from conquian_ref.conformance.reference import Reference
-from conquian_ref.engine.game import Game
 
-from helpers import AA, BY_ID, choose
+from helpers import AA, BY_ID, choose, played
 
 PROCESS = f"{shlex.quote(sys.executable)} -m conquian_ref.adapter"
 REPO = Path(__file__).resolve().parents[1]
@@ -32,17 +31,23 @@ JS_ENGINE = f"node {shlex.quote(str(REPO / 'examples' / 'javascript' / 'conquian
 
 
 def reference_at(profile, seed: int, steps: int) -> tuple[Reference, random.Random]:
-    """The reference engine in-process, a seeded deal played `steps` random actions on."""
+    """The reference engine in-process, a seeded deal played `steps` random actions on (the
+    dealer: seed modulo the seats)."""
     reference = Reference()
-    game = Game.from_seed(profile, seed, seed % len(profile.seats))
-    reference.game = game
-    rng = random.Random(seed)
-    for _ in range(steps):
+    reference.game, rng = played(profile, seed, seed, steps)
+    return reference, rng
+
+
+def plays_on_alike(reference: Reference, drive: ImplementationDriver, rng: random.Random, moves: int, history: bool = True) -> None:
+    """Up to `moves` random actions sent to both, each answered alike and leaving both in agreement."""
+    for _ in range(moves):
+        game = reference.game
         if game.is_over:
             break
         seat = rng.choice(game.to_act)
-        game.apply(seat, choose(rng, game.legal_actions(seat)))
-    return reference, rng
+        action = choose(rng, game.legal_actions(seat))
+        assert drive.apply(seat, action) == reference.apply(seat, action)
+        agree(reference, drive, history)
 
 
 def agree(reference: Reference, drive: ImplementationDriver, history: bool = True) -> None:
@@ -83,14 +88,7 @@ def test_the_driver_puts_the_implementation_at_the_references_position_and_it_pl
         reference, rng = reference_at(profile, seed, steps=5 + 7 * seed)
         drive.setup_position(profile.id, reference.position())
         agree(reference, drive)
-        for _ in range(6):
-            game = reference.game
-            if game.is_over:
-                break
-            seat = rng.choice(game.to_act)
-            action = choose(rng, game.legal_actions(seat))
-            assert drive.apply(seat, action) == reference.apply(seat, action)
-            agree(reference, drive)
+        plays_on_alike(reference, drive, rng, 6)
 
 
 def test_an_impossible_position_is_one_error_answer_naming_the_field_and_the_adapter_goes_on(drive):
@@ -149,13 +147,6 @@ def test_the_javascript_engine_takes_up_the_references_position_and_plays_on_ali
             reference, rng = reference_at(AA, seed, steps=3 + 5 * seed)
             drive.setup_position(AA.id, reference.position())
             agree(reference, drive, history=False)
-            for _ in range(8):
-                game = reference.game
-                if game.is_over:
-                    break
-                seat = rng.choice(game.to_act)
-                action = choose(rng, game.legal_actions(seat))
-                assert drive.apply(seat, action) == reference.apply(seat, action)
-                agree(reference, drive, history=False)
+            plays_on_alike(reference, drive, rng, 8, history=False)
     finally:
         conn.close()
