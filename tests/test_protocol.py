@@ -208,3 +208,29 @@ def test_python_impl_not_found_says_how_to_fix_it(tmp_path, monkeypatch):
     with pytest.raises(ConquianError) as caught:
         run_check(impl="python:no_such_engine_issue13.adapter:Adapter", scenarios=[_one_scenario()])
     assert "run from the folder that holds 'no_such_engine_issue13', or put that folder on PYTHONPATH" in str(caught.value)
+
+
+def test_the_in_process_reference_gives_the_adapter_process_results_on_the_whole_corpus():
+    """The bundled reference runs in process without copying its messages through JSON
+    (client.Connection._direct_exchange). That is sound only while its answers are fresh JSON
+    values and it leaves the runner's requests alone: then the whole corpus over the adapter
+    process (every message through a pipe as JSON) passes scenario by scenario as in process,
+    with the same failures, and a second in-process run over the same loaded scenarios (which
+    a request changed by the adapter would spoil) agrees too."""
+    import shlex
+    import sys
+
+    from conquian_ref.conformance.check import run_check
+    from conquian_ref.spec.scenario import load_corpus
+
+    scenarios, problems = load_corpus([Path(__file__).parent.parent / "scenarios"])
+    assert not problems and len(scenarios) > 400
+
+    def outcomes(run):
+        return [(r.scenario.id, r.status, str(r.failure), str(r.adapter)) for r in run.results]
+
+    in_process = outcomes(run_check(scenarios=scenarios))
+    assert {status for _id, status, _f, _a in in_process} == {"passed"}
+    assert outcomes(run_check(scenarios=scenarios)) == in_process
+    over_a_pipe = run_check(impl=f"{shlex.quote(sys.executable)} -m conquian_ref.adapter", scenarios=scenarios, timeout=60)
+    assert outcomes(over_a_pipe) == in_process
