@@ -33,6 +33,40 @@ def _normal(key: object, value: object) -> object:
 
 def mismatches(expected: object, got: object, path: str = "", key: object = None) -> list[tuple[str, object, object]]:
     """Where `got` differs from the fragment `expected`: a list of (path, expected, got)."""
+    if agrees(expected, got, key):
+        return []
+    return _mismatches(expected, got, path, key)
+
+
+# The JSON scalar types a list may hold for `==` to be the comparator's own verdict on it: a
+# bool is left out, since Python's True == 1 where the comparator sees a difference.
+_PLAIN = frozenset({str, int, float, type(None)})
+
+
+def agrees(expected: object, got: object, key: object = None) -> bool:
+    """Whether `got` matches the fragment `expected`, by the rules above: exactly when
+    `mismatches` finds nothing (tests/test_compare.py holds the two together). Hand-written,
+    and asked first, because almost every comparison of a run agrees and this one builds no
+    paths: a list of plain scalars equal in order is decided by one `==` (a multiset list in
+    the same order too), the rest element by element as `mismatches` does."""
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return False
+        for k, v in expected.items():
+            if k not in got or not agrees(v, got[k], k):
+                return False
+        return True
+    if isinstance(expected, list):
+        if not isinstance(got, list) or len(got) != len(expected):
+            return False
+        if expected == got and not {*map(type, expected), *map(type, got)} - _PLAIN:
+            return True
+        expected, got = _normal(key, expected), _normal(key, got)
+        return all(agrees(e, g) for e, g in zip(expected, got))
+    return expected == got and (type(expected) is type(got) or _same_number(expected, got))
+
+
+def _mismatches(expected: object, got: object, path: str, key: object) -> list[tuple[str, object, object]]:
     expected, got = _normal(key, expected), _normal(key, got)
     if isinstance(expected, dict):
         if not isinstance(got, dict):
@@ -43,14 +77,14 @@ def mismatches(expected: object, got: object, path: str = "", key: object = None
             if k not in got:
                 found.append((sub, v, "(missing)"))
             else:
-                found.extend(mismatches(v, got[k], sub, k))
+                found.extend(_mismatches(v, got[k], sub, k))
         return found
     if isinstance(expected, list):
         if not isinstance(got, list) or len(got) != len(expected):
             return [(path or "(top)", expected, got)]
         found = []
         for i, (e, g) in enumerate(zip(expected, got)):
-            found.extend(mismatches(e, g, f"{path}[{i}]", None))
+            found.extend(_mismatches(e, g, f"{path}[{i}]", None))
         return found
     if expected != got or type(expected) is not type(got) and not _same_number(expected, got):
         return [(path or "(top)", expected, got)]
