@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import lru_cache
 
 from .. import __version__
 from ..engine.errors import ConquianError, shown
@@ -129,20 +130,15 @@ class ReferenceAdapter:
         return answer
 
     def cmd_match(self, request: dict) -> dict:
-        from ..spec.schemas import definition_validator
-
         profile_id = self._profile(request)
         first_dealer = _seat(request, "first_dealer", self.reference.profile_loader(profile_id).seats)
         deals = _field(request, "deals")
         if not isinstance(deals, list):
             raise ConquianError(f"deals: a list of deal outcomes, got {shown(deals)}")
         for i, entry in enumerate(deals):
-            # Checked against the one form it claims (a misdeal, or an outcome), so that the
-            # error names the field at fault, not only "valid under none of the forms".
-            form = "/$defs/misdeal" if isinstance(entry, dict) and "misdeal" in entry else "/$defs/outcome"
-            for err in sorted(definition_validator("scenario", form).iter_errors(entry), key=lambda e: list(map(str, e.absolute_path))):
-                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-                raise ConquianError(f"deals[{i}]{where}: {err.message}")
+            problem = _deal_problem(entry)
+            if problem is not None:
+                raise ConquianError(f"deals[{i}]{problem}")
         # A deal after the match is won is an error, not a score (the engine's Match refuses it).
         return {"match": match_answer(self.reference.match(profile_id, first_dealer, deals))}
 
@@ -171,6 +167,35 @@ def _field(request: dict, name: str):
     if name not in request:
         raise ConquianError(f"the request lacks {name!r}")
     return request[name]
+
+
+
+def _deal_problem(entry: object) -> str | None:
+    """What is wrong with one entry of a match's `deals` ("<where>: <message>"), or None. It is
+    checked against the one form it claims (a misdeal, or an outcome), so that the error names
+    the field at fault, not only "valid under none of the forms". A session's deals repeat the
+    same few entries, so the verdict is kept per entry text: schema validation was half of a
+    `match` answer's time."""
+    try:
+        text = json.dumps(entry, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):  # not JSON text: checked without the memo
+        return _entry_problem(entry)
+    return _entry_problem_of_text(text)
+
+
+@lru_cache(maxsize=512)
+def _entry_problem_of_text(text: str) -> str | None:
+    return _entry_problem(json.loads(text))
+
+
+def _entry_problem(entry: object) -> str | None:
+    from ..spec.schemas import definition_validator
+
+    form = "/$defs/misdeal" if isinstance(entry, dict) and "misdeal" in entry else "/$defs/outcome"
+    for err in sorted(definition_validator("scenario", form).iter_errors(entry), key=lambda e: list(map(str, e.absolute_path))):
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+        return f"{where}: {err.message}"
+    return None
 
 
 def _seat(request: dict, name: str, seats: tuple[int, ...]) -> int:
