@@ -31,7 +31,10 @@ class ReferenceAdapter:
     """Answers protocol requests (dicts) with the reference engine."""
 
     def __init__(self, reference: Reference | None = None, allow_profile_files: bool = False):
-        self.reference = reference or Reference()
+        # The protocol carries no rule trace, so the deal is played without one (its bookkeeping
+        # would be work for nothing): `coverage` traces the rules a scenario checks by playing
+        # the reference directly (conquian_ref.tools.coverage).
+        self.reference = reference or Reference(trace=False)
         # A `profile` is a shipped profile id. A path would let any client make this process read
         # any YAML file on the machine and echo its keys, so files need an explicit opt-in
         # (`python -m conquian_ref.adapter --allow-profile-files`).
@@ -212,7 +215,7 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     MAX_REQUEST_LINE bytes an error answer (the rest of an over-long line is skipped unread)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    adapter = ReferenceAdapter(Reference(trace=False), allow_profile_files=allow_profile_files)
+    adapter = ReferenceAdapter(allow_profile_files=allow_profile_files)
     for line in _lines(stdin, stdout):
         request, answer = None, _unreadable(line)
         if answer is None:

@@ -54,7 +54,7 @@ class Mutant:
         """A protocol adapter over the reference with this mutant's house rule."""
         if self.adapter is not None:
             return self.adapter()
-        return ReferenceAdapter(Reference(variants=(self.variant,)))
+        return ReferenceAdapter(Reference(variants=(self.variant,), trace=False))
 
 
 MUTANTS: dict[str, Mutant] = {}
