@@ -54,16 +54,18 @@ def check_every_card_once(profile: Profile, places: dict[str, list[int]], missin
     copies (RUL-34) every card twice over all places: each list was read with its own copies
     (the first 7H of each list is copy 0), so the copies are renumbered across the places, in
     place, and a third 7H is named as the duplicate. A missing card is named under `missing_field`."""
-    deck = profile.deck
+    deck, copies = profile.deck, profile.deck.copies
     seen: dict[int, str] = {}
     for place, cards in places.items():
         for i, card in enumerate(cards):
-            base = deck.same_card(card)
-            copy = next((base + k for k in range(deck.copies) if base + k not in seen), None)
-            if copy is None:
-                raise MalformedInput(f"{place}[{i}]", f"{deck.name(card)} is already in {seen[base + deck.copies - 1]}")
+            base = card - card % copies  # deck.same_card, inline: this runs for every card of every setup
+            for copy in range(base, base + copies):
+                if copy not in seen:
+                    break
+            else:
+                raise MalformedInput(f"{place}[{i}]", f"{deck.name(card)} is already in {seen[base + copies - 1]}")
             cards[i] = copy
             seen[copy] = place
-    missing = [c for c in deck.ordered() if c not in seen]
+    missing = [] if len(seen) == deck.size else [c for c in deck.ordered() if c not in seen]
     if missing:
         raise MalformedInput(missing_field, f"cards missing from the deal: {', '.join(deck.names(missing))}")
