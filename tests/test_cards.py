@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conquian_ref.engine.cards import cards_of
 from conquian_ref.engine.errors import MalformedInput
 from conquian_ref.engine.game import Game
 
+from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
 from helpers import AA, TC, all_cards, deal
 
 
@@ -197,3 +199,13 @@ def test_deck_order_key_orders_masks_as_their_card_lists():
     for _ in range(3000):
         masks = list({rng.getrandbits(80) & rng.getrandbits(80) & rng.getrandbits(80) for _ in range(rng.randint(1, 40))} | {0})
         assert sorted(masks, key=deck_order_key) == sorted(masks, key=cards_of)
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+@given(data=st.data())
+def test_a_masks_names_are_its_cards_names_in_deck_order(profile_id, data):
+    """C-DECK-2: Deck.names reads a mask eight cards at a time from a table; it must name exactly
+    the mask's cards, in deck order, as card by card does (every copy of a two-copy deck too)."""
+    deck = load_profile(profile_id).deck
+    mask = data.draw(st.integers(min_value=0, max_value=(1 << deck.size) - 1))
+    assert deck.names(mask) == [deck.name(c) for c in cards_of(mask)]
