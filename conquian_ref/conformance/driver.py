@@ -86,7 +86,7 @@ class ImplementationDriver:
         return self._request("match", profile_id, first_dealer, outcomes)
 
     def _request(self, cmd: str, *args):
-        return self._unpacked(cmd, self._answer(cmd, COMMANDS[cmd].fields(*args)))
+        return self._unpacked(cmd, self.conn.request(cmd, **COMMANDS[cmd].fields(*args)))
 
     def _answer(self, cmd: str, fields: dict) -> dict:
         """The answer to one request, with the keys the protocol says it carries."""
