@@ -209,3 +209,21 @@ def test_a_cache_file_over_the_limit_is_not_read(corpus, tmp_path, monkeypatch):
     rewrite(cache_file(tmp_path), retitle)
     monkeypatch.setattr(corpus_cache, "MAX_BYTES", 100)
     assert "FROM THE CACHE" not in titles(corpus)
+
+
+def test_the_cache_folder_keeps_the_most_recently_written_files_only(corpus, tmp_path):
+    """Each corpus folder checked leaves a cache file; writing one removes the least recently
+    written beyond corpus_cache.KEEP, so temporary corpora do not fill the disk."""
+    folder = tmp_path / "cache" / "conquian-ref"
+    folder.mkdir(parents=True)
+    for i in range(corpus_cache.KEEP + 5):
+        stale = folder / f"corpus-{i:024d}.json"
+        stale.write_text("{}\n")
+        os.utime(stale, (1_000_000 + i, 1_000_000 + i))
+    other = folder / "notes.txt"  # not a cache file: left alone
+    other.write_text("mine")
+    load_corpus([corpus])
+    kept = sorted(p.name for p in folder.glob("corpus-*.json"))
+    assert len(kept) == corpus_cache.KEEP and corpus_cache.open_cache([corpus]).path.name in kept
+    assert kept[0] == f"corpus-{5 + 1:024d}.json"  # the 6 oldest gone: the newest 15 stale files and this run's
+    assert other.exists()

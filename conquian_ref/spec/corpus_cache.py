@@ -28,7 +28,9 @@ marshal (documented as unsafe on data it did not write itself).
 **Where.** `$XDG_CACHE_HOME/conquian-ref/` (else `~/.cache/conquian-ref/`), one file per set of
 corpus folders, never inside the installed package. `CONQUIAN_REF_NO_CACHE=1` (or a command's
 `--no-cache`) turns it off. A folder that cannot be created or written means no cache, silently:
-the run is what it would have been without one.
+the run is what it would have been without one. The folder holds at most `KEEP` cache files:
+writing one removes the least recently written beyond that (each corpus folder a user has ever
+checked, a temporary one included, would otherwise leave its file for good).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ NO_CACHE = "CONQUIAN_REF_NO_CACHE"
 """The environment variable that turns the cache off (any value but empty or 0)."""
 MAX_BYTES = 1 << 28
 """The largest cache file read (today's corpus gives 4 MB, one ten times its size some 40 MB)."""
+KEEP = 16
+"""The most cache files the folder keeps (some 4 MB each for today's corpus)."""
 _PACKAGE = Path(__file__).resolve().parents[1]  # conquian_ref/
 
 
@@ -160,12 +164,26 @@ class CorpusCache:
                 out.write(text)
             os.replace(temporary, self.path)
             temporary = None
+            _prune(self.path.parent)
         except OSError:
             pass  # a read-only or full disk, a file where the folder should be: no cache
         finally:
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
+
+
+def _prune(folder: Path) -> None:
+    """Remove the cache files of `folder` beyond the `KEEP` most recently written."""
+    def written(file: Path) -> float:
+        try:
+            return file.stat().st_mtime
+        except OSError:  # removed meanwhile (another run pruning)
+            return 0.0
+
+    for file in sorted(folder.glob("corpus-*.json"), key=written, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            file.unlink()
 
 
 def _read(path: Path) -> tuple[dict, bytes]:
