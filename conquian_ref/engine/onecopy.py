@@ -150,7 +150,8 @@ class GivenMelds(MeldSolver):
 
 class OneCopy(GivenMelds):
     """The rule's melds (engine/meldrules.py), one copy of each card: the searches skip the long
-    runs (`meldrules.searched`, RUL-2) and `meldable` is a bit filter."""
+    runs (`meldrules.searched`, RUL-2), `meldable` is a bit filter, and `extends` tries only the
+    melds the card completes, a group at a time (solver.gated)."""
 
     def __init__(self, profile: Profile):
         table = meldrules.melds(profile)
@@ -163,10 +164,8 @@ class OneCopy(GivenMelds):
         self._set_min = min(profile.set_sizes)
         # RUL-22: the melds each card completes, less the card, in groups with their tests
         # (solver.gated); the same bases `GivenMelds._extends` finds, without trying every meld.
-        self._ext_groups = tuple(
-            gated([m ^ (1 << c) for m in self._containing[c] if m ^ (1 << c) in self.is_meld], deck.rank_of, deck.rank_of(c))
-            for c in range(deck.size)
-        )
+        bases = [[m ^ (1 << c) for m in self._containing[c] if m ^ (1 << c) in self.is_meld] for c in range(deck.size)]
+        self._ext_groups = tuple(gated(bases[c], deck.rank_of, deck.rank_of(c)) for c in range(deck.size))
 
     def _extends(self, exposed: int, card_bit: int) -> bool:
         """As GivenMelds._extends, over the card's bases in groups (solver.gated)."""
