@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian_ref.engine import meldrules
-from conquian_ref.engine.cards import cards_of, mask_of
+from conquian_ref.engine.cards import canonical, cards_of, mask_of
 from conquian_ref.engine.melds import meld_table, solver_for
 from conquian_ref.engine.onecopy import GivenMelds, OneCopy
 from conquian_ref.engine.twocopies import AnySuitSets, Multiset
@@ -189,6 +189,28 @@ def test_C_ARR_1_C_ARR_4_RUL_22_C_TURN_2_each_solver_agrees_with_the_rule_text(p
 
 # -- a list of melds given (a house rule) ----------------------------------------------------------
 AA = BY_ID["anglo-american-v1"]
+
+
+@pytest.mark.parametrize("profile_id", sorted({p for p, kind in CASES if kind == "rule"}))
+@given(data=st.data())
+def test_RUL_22_the_grouped_extension_bases_skip_no_base_within_the_exposed_cards(profile_id, data):
+    """solver.gated: a group of a card's bases is skipped only when no base of it lies within the
+    exposed cards, and the groups hold every base once (with one copy: the melds through the card,
+    less the card, that are melds)."""
+    profile, table = PROFILES[profile_id], solver(profile_id, "rule")
+    exposed, card, _ = data.draw(_deal(profile))
+    e, c = _masks(profile, exposed, [card])
+    index = c.bit_length() - 1
+    if profile.deck.copies == 2:
+        e, index = canonical(e, profile.deck.low), index & ~1
+    groups = table._ext_groups[index]
+    for gate, region, least, bases in groups:
+        passes = gate & e == gate and (e & region).bit_count() >= least
+        assert passes or not any(base & e == base for base in bases)
+    every = [base for *_, bases in groups for base in bases]
+    assert len(every) == len(set(every))
+    if profile.deck.copies == 1:
+        assert sorted(every) == sorted(m ^ c for m in table.melds if m & c and m ^ c in table.is_meld)
 
 
 def _seven_jack_not_neighbours(profile):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from . import meldrules
 from .cards import canonical, cards_of, resolve
 from .profile import Profile
-from .solver import MeldSolver, indexed, run_starts, subsets
+from .solver import MeldSolver, gated, indexed, run_starts, subsets
 from .policies import SetSuits
 
 
@@ -48,7 +48,7 @@ class Multiset(MeldSolver):
                 base = canonical(meld & ~(1 << card), low) if not meld & (2 << card) else meld & ~(2 << card)
                 if base in self.is_meld:
                     ext[card].append(base)
-        self._ext_bases = tuple(tuple(b) for b in ext)
+        self._ext_groups = tuple(gated(ext[c], deck.rank_of, deck.rank_of(c)) for c in range(deck.size))
         # `meldable`: a suit's row is 2 * ranks bits wide; copy 0 of each card is an even bit.
         self._n_ranks, self._n_suits = len(deck.ranks), len(deck.suit_ids)
         self._width = 2 * self._n_ranks
@@ -96,9 +96,11 @@ class Multiset(MeldSolver):
     def _extends(self, exposed: int, card_bit: int) -> bool:
         low = self._low
         exposed = canonical(exposed, low)
-        for base in self._ext_bases[(card_bit.bit_length() - 1) & ~1]:
-            if base & exposed == base and self.arrangeable(canonical(exposed & ~base, low)):
-                return True
+        for gate, region, least, bases in self._ext_groups[(card_bit.bit_length() - 1) & ~1]:
+            if gate & exposed == gate and (exposed & region).bit_count() >= least:
+                for base in bases:
+                    if base & exposed == base and self.arrangeable(canonical(exposed & ~base, low)):
+                        return True
         return False
 
     def _placeable(self, exposed: int, new: int) -> bool:
