@@ -256,7 +256,15 @@ class Game:
         objects that legal(seat) returned in this very state is applied without checking it
         again (no refusal row refused it); any other object is checked in full."""
         self.fired_last = []
-        act = self._listed_action(seat, action)
+        # Whether `action` is one of the very objects the last legal(seat) returned, in this state
+        # (written out here, not as a method: every action of a simulation asks it).
+        act = None
+        listed = self._listed
+        if listed is not None and listed[0] == seat and type(seat) is int:  # True == 1, but is no seat
+            for listed_action in listed[1]:
+                if listed_action is action:
+                    act = action
+                    break
         if act is None:
             check_seat(seat, "seat", self.profile.seats)
             act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
@@ -274,15 +282,6 @@ class Game:
             self.run(transition, seat, act)
         else:  # as run() does without the trace, one call fewer: this is every action of a simulation
             self._runs[transition](self, seat, act)
-
-    def _listed_action(self, seat: int, action: object) -> Action | None:
-        """`action` if it is one of the objects the last legal(seat) returned, in this state."""
-        listed = self._listed
-        if listed is not None and listed[0] == seat and type(seat) is int:  # True == 1, but is no seat
-            for listed_action in listed[1]:
-                if listed_action is action:
-                    return action
-        return None
 
     def _held_copies(self, seat: int, act: Action) -> Action:
         """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""
