@@ -261,7 +261,12 @@ def listing_slots(slots: dict, phases: dict, policies: dict) -> dict:
             tuple(row.condition for row in rows if not row.reads_action),
             tuple(row.condition for row in rows if row.reads_action),
         )
-    return listing
+    # A phase whose candidates are the reference's, where no row is left to ask of any type it
+    # admits (the reference's discard and force decision): None, its candidates legal as they are.
+    return {
+        phase: None if phases[phase] is PHASES[phase] and all(by_type[t] == ((), ()) for t in PHASES[phase].admits) else by_type
+        for phase, by_type in listing.items()
+    }
 
 
 def legal_among(game, seat: int, candidates: list) -> list:
@@ -273,6 +278,8 @@ def legal_among(game, seat: int, candidates: list) -> list:
     # game's action after the meld search (a play listing changes type three or four times):
     # plain loops, and a candidate of a type that no condition reads is appended at once.
     by_type = game.ruleset.listing_by_slot[game.phase]
+    if by_type is None:  # no row to ask in this phase
+        return list(candidates)
     legal = []
     current_type = asks = None
     conditions = ()
