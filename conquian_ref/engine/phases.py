@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .actions import Action
-from .cards import bit, deck_order_key
+from .cards import deck_order_key
 
 SEATS = (0, 1)  # the seats of a two-player profile; a profile's own are `Profile.seats`
 
@@ -93,7 +93,7 @@ def _force_or_decline(game, seat: int) -> list[Action]:
 def _play(game, seat: int) -> list[Action]:
     """force, pass, reject, then each use whose cards arrange with the exposed cards and the
     taken card (the meld table's search), in deck order of their cards (Action.sort_key)."""
-    uses = game.table.legal_uses(game.exposed_of(seat), bit(game.available), game.hands[seat])
+    uses = game.table.legal_uses(game.exposed_of(seat), 1 << game.available, game.hands[seat])
     if not uses:  # the common case (the card is in no meld): no memo to ask
         return [_FORCE, _PASS, _REJECT]
     return [_FORCE, _PASS, _REJECT, *use_actions(uses)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import FIELDS
-from .cards import bit
+
 from .phases import PHASES, Phase
 from .policies import TIMINGS, MeldTiming, never
 
@@ -79,13 +79,13 @@ def has_no_exchange(profile, policies) -> bool:
 
 def names_a_card_not_held(game, seat, act) -> bool:
     hand = game.hands[seat]
-    return (act.card is not None and not hand & bit(act.card)) or bool(act.cards & ~hand)
+    return (act.card is not None and not hand & 1 << act.card) or bool(act.cards & ~hand)
 
 
 def use_has_no_arrangement(game, seat, act) -> bool:
     # The profile's `meld_timing` says how the new cards must arrange (C-ARR-2, or RUL-35).
     timing = game.ruleset.policies["timing"]
-    return not timing.arranges(game.table, game.exposed_of(seat), bit(game.available) | act.cards)
+    return not timing.arranges(game.table, game.exposed_of(seat), 1 << game.available | act.cards)
 
 
 def use_leaves_nothing_to_discard(game, seat, act) -> bool:
@@ -114,7 +114,7 @@ def forbids_forcing_onto_rival(profile, policies) -> bool:
 
 
 def card_does_not_fit_rival(game, seat, act) -> bool:
-    return not game.fits_for_forcing(game.exposed_of(game.profile.next_seat(seat)), bit(game.available))
+    return not game.fits_for_forcing(game.exposed_of(game.profile.next_seat(seat)), 1 << game.available)
 
 
 # -- the rules of the situation, for the two codes that stand for several -----------------------------

@@ -175,7 +175,8 @@ def pass_(game, seat: int, act) -> None:
 def decision_opens(game, seat: int) -> bool:
     """Whether letting the available card go asks the next seat to force or decline it (the
     profile's `forcing.own_fit`: the rival's option, when the card fits and a demand is possible)."""
-    return game.ruleset.policies["own_fit"].opens_decision(game, seat)
+    opens_decision = game.ruleset.policies["own_fit"].opens_decision  # a local before the call: see Game.legal
+    return opens_decision(game, seat)
 
 
 def ask_next_seat(game, declared: str) -> None:
