@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from conquian_ref.engine.errors import MalformedInput
 from conquian_ref.engine.game import Game
+from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
 
 from helpers import AA, TC, all_cards, deal
 
@@ -197,3 +200,14 @@ def test_deck_order_key_orders_masks_as_their_card_lists():
     for _ in range(3000):
         masks = list({rng.getrandbits(80) & rng.getrandbits(80) & rng.getrandbits(80) for _ in range(rng.randint(1, 40))} | {0})
         assert sorted(masks, key=deck_order_key) == sorted(masks, key=cards_of)
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_shuffled_indices_is_random_shuffle_written_out(profile_id):
+    # Deck.shuffled_indices writes random.shuffle out for speed: the same deck orders, so a seed
+    # deals the same game as before (and as `random.Random(seed).shuffle` of `ordered()`).
+    deck = load_profile(profile_id).deck
+    for seed in [*range(200), 2**63 + 5, 12345678901234567890]:
+        order = deck.ordered()
+        random.Random(seed).shuffle(order)
+        assert deck.shuffled_indices(seed) == order
