@@ -341,7 +341,8 @@ class Game:
         self.rules_fired.update(rule_ids)
 
     def log(self, event: str, **fields) -> None:
-        """Add an event to the public history."""
+        """Add an event to the public history (for house rules; the reference's rows append
+        their events as dict literals, which costs a quarter: conquian_ref.engine.transitions)."""
         self.history.append({"event": event, **fields})
 
     # -- canonical JSON --------------------------------------------------------------------
