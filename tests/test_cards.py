@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +11,6 @@ from hypothesis import strategies as st
 from conquian_ref.engine.cards import cards_of
 from conquian_ref.engine.errors import MalformedInput
 from conquian_ref.engine.game import Game
-
 from conquian_ref.spec.profiles import PROFILE_IDS, load_profile
 from helpers import AA, TC, all_cards, deal
 
@@ -209,3 +210,14 @@ def test_a_masks_names_are_its_cards_names_in_deck_order(profile_id, data):
     deck = load_profile(profile_id).deck
     mask = data.draw(st.integers(min_value=0, max_value=(1 << deck.size) - 1))
     assert deck.names(mask) == [deck.name(c) for c in cards_of(mask)]
+
+
+@pytest.mark.parametrize("profile_id", PROFILE_IDS)
+def test_shuffled_indices_is_random_shuffle_written_out(profile_id):
+    # Deck.shuffled_indices writes random.shuffle out for speed: the same deck orders, so a seed
+    # deals the same game as before (and as `random.Random(seed).shuffle` of `ordered()`).
+    deck = load_profile(profile_id).deck
+    for seed in [*range(200), 2**63 + 5, 12345678901234567890]:
+        order = deck.ordered()
+        random.Random(seed).shuffle(order)
+        assert deck.shuffled_indices(seed) == order

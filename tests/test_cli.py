@@ -200,13 +200,15 @@ def test_unknown_profile_through_python_m():
 
 
 # -- bench -----------------------------------------------------------------------------------------
-def test_bench_quick_runs(capsys):
+def test_bench_quick_runs(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # OpenSpiel absent (the anchor's other path: test_bench_anchor.py)
     status, out, err = run_cli(capsys, "bench", "--quick", "--profile", "anglo-american-v1")
     assert status == 0, err
     assert "| profile |" in out
     assert "| anglo-american-v1 |" in out
     assert "Machine:" in out
     assert "Calibration:" in out
+    assert "Anchor: OpenSpiel's gin_rummy not measured" in out and "ratio (vs all" not in out
 
 
 def test_bench_quick_json(capsys):

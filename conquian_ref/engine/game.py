@@ -35,9 +35,12 @@ from .trace import rules_by_construction
 __all__ = ["SEATS", "Game", "Phase", "rules_by_construction"]
 
 
-_SHARED = ("profile", "_base_profile", "deck", "table", "ruleset", "rules_by_construction", "_steps", "_runs", "_team")
+# What a deal's games share (the rule set and what comes with it: frozen, never changed in play).
+_SHARED = ("profile", "_base_profile", "deck", "table", "ruleset", "rules_by_construction", "_steps", "_runs", "_team", "_phases", "_copies")
 # The state's lists of ints (or of events never changed once logged), copied one level deep by clone().
 _FLAT_LISTS = ("hands", "exposed", "stock_pile", "out_of_play", "picks", "history", "fired_last")
+# The rest of the state: ints, bools, None, strings, frozen objects, a tuple (shared by clone()).
+_SCALARS = ("dealer", "available", "revealed", "active", "discarder", "pending", "outcome", "opening_card", "phase", "trace", "_listed")
 _IMMUTABLE = (int, str, bool, tuple, frozenset, type(None), Outcome)
 # The transition row of each (phase, action type): the row named `<phase>.<action type>`.
 _TRANSITIONS = {(phase, action_type): f"{phase}.{action_type}" for phase in Phase for action_type in FIELDS}
@@ -47,6 +50,12 @@ _NO_VALUE = object()  # a row run without this value (None is a value a row may 
 class Game:
     """One deal of Conquian between the profile's seats: two players, or four in two
     partnerships whose exposed cards are pooled per team (RUL-36, RUL-38)."""
+
+    # Speed: named slots rather than an instance dict. The rows read and write these attributes at
+    # every step; a slot is read through one specialised instruction in CPython 3.11, and an
+    # instance dict with many keys falls off the fast path (two attributes more cost 1.5 % of a
+    # random game's instructions, valgrind). `__dict__` stays for any attribute a house rule adds.
+    __slots__ = (*_SHARED, *_FLAT_LISTS, *_SCALARS, "rules_fired", "__dict__")
 
     # -- setting up ------------------------------------------------------------------------
     def __init__(self, profile: Profile, hands: list[int], stock: list[int], dealer: int, variants: tuple[Variant, ...] = ()):
@@ -84,9 +93,11 @@ class Game:
         self.ruleset: RuleSet = ruleset_for(self._base_profile, tuple(variants))
         self.profile = profile = self.ruleset.profile  # with the profile fields a variant changes
         self.deck = profile.deck
+        self._copies = profile.deck.copies  # read at every apply
         self.table = self.ruleset.melds
         self._steps = self.ruleset.steps  # read at every step
         self._runs = self.ruleset.runs  # {row name: its function}, read at every step without the trace
+        self._phases = self.ruleset.phases  # {phase: its row}, read at every listing and to_act
         self._team = tuple(profile.team_of(seat) for seat in profile.seats)  # read at every take and listing
         self.rules_by_construction = rules_by_construction(profile)  # a frozenset, shared by clones
         self._listed = None
@@ -152,15 +163,14 @@ class Game:
         logged, so one level of copy is a full copy. Any other attribute (a house rule may add
         one) is deep-copied, as before."""
         new = object.__new__(type(self))
-        for key, value in self.__dict__.items():
-            if key in _SHARED or isinstance(value, _IMMUTABLE):
-                new.__dict__[key] = value
-            elif key in _FLAT_LISTS:
-                new.__dict__[key] = list(value) if value is not None else None
-            elif key == "rules_fired":
-                new.__dict__[key] = set(value)
-            else:
-                new.__dict__[key] = copy.deepcopy(value)
+        for key in _SHARED + _SCALARS:
+            setattr(new, key, getattr(self, key))
+        for key in _FLAT_LISTS:
+            value = getattr(self, key)
+            setattr(new, key, list(value) if value is not None else None)
+        new.rules_fired = set(self.rules_fired)
+        for key, value in self.__dict__.items():  # what a house rule added
+            new.__dict__[key] = value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
         return new
 
     def __deepcopy__(self, memo):
@@ -172,7 +182,7 @@ class Game:
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now (the phase's row, conquian_ref.engine.phases): both during
         the exchange until each has picked."""
-        seats = self.ruleset.phases[self.phase].seats  # a local before the call: see legal()
+        seats = self._phases[self.phase].seats  # a local before the call: see legal()
         return seats(self)
 
     @property
@@ -200,7 +210,7 @@ class Game:
             check_seat(seat, "seat", self.profile.seats)
         # The phase's row read once; its functions are read into locals before the call: a call
         # of a function held by an instance (not a method) is not on CPython 3.11's fast path.
-        phase_rule = self.ruleset.phases[self.phase]
+        phase_rule = self._phases[self.phase]
         seats, candidates = phase_rule.seats, phase_rule.candidates
         if seat not in seats(self):
             return []
@@ -256,7 +266,15 @@ class Game:
         objects that legal(seat) returned in this very state is applied without checking it
         again (no refusal row refused it); any other object is checked in full."""
         self.fired_last = []
-        act = self._listed_action(seat, action)
+        # Whether `action` is one of the very objects the last legal(seat) returned, in this state
+        # (written out here, not as a method: every action of a simulation asks it).
+        act = None
+        listed = self._listed
+        if listed is not None and listed[0] == seat and type(seat) is int:  # True == 1, but is no seat
+            for listed_action in listed[1]:
+                if listed_action is action:
+                    act = action
+                    break
         if act is None:
             check_seat(seat, "seat", self.profile.seats)
             act = check_action(self.deck, action) if isinstance(action, Action) else parse_action(self.deck, action)
@@ -266,7 +284,7 @@ class Game:
                 if self.trace:
                     self._record(traced_rules(row, self, act))
                 raise IllegalAction(row.code, message(row, self, seat, act))
-        elif self.deck.copies > 1 and (act.card is not None or act.cards):
+        elif self._copies > 1 and (act.card is not None or act.cards):
             self.run("resolve_copies")  # as _held_copies would: the listed copies are the held ones
         self._listed = None  # the state changes now: the listing no longer holds
         transition = _TRANSITIONS[self.phase, act.type]
@@ -274,15 +292,6 @@ class Game:
             self.run(transition, seat, act)
         else:  # as run() does without the trace, one call fewer: this is every action of a simulation
             self._runs[transition](self, seat, act)
-
-    def _listed_action(self, seat: int, action: object) -> Action | None:
-        """`action` if it is one of the objects the last legal(seat) returned, in this state."""
-        listed = self._listed
-        if listed is not None and listed[0] == seat and type(seat) is int:  # True == 1, but is no seat
-            for listed_action in listed[1]:
-                if listed_action is action:
-                    return action
-        return None
 
     def _held_copies(self, seat: int, act: Action) -> Action:
         """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""
@@ -332,7 +341,8 @@ class Game:
         self.rules_fired.update(rule_ids)
 
     def log(self, event: str, **fields) -> None:
-        """Add an event to the public history."""
+        """Add an event to the public history (for house rules; the reference's rows append
+        their events as dict literals, which costs a quarter: conquian_ref.engine.transitions)."""
         self.history.append({"event": event, **fields})
 
     # -- canonical JSON --------------------------------------------------------------------

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import FIELDS
-from .cards import bit
+
 from .phases import PHASES, Phase
 from .policies import TIMINGS, MeldTiming, never
 
@@ -79,13 +79,13 @@ def has_no_exchange(profile, policies) -> bool:
 
 def names_a_card_not_held(game, seat, act) -> bool:
     hand = game.hands[seat]
-    return (act.card is not None and not hand & bit(act.card)) or bool(act.cards & ~hand)
+    return (act.card is not None and not hand & 1 << act.card) or bool(act.cards & ~hand)
 
 
 def use_has_no_arrangement(game, seat, act) -> bool:
     # The profile's `meld_timing` says how the new cards must arrange (C-ARR-2, or RUL-35).
     timing = game.ruleset.policies["timing"]
-    return not timing.arranges(game.table, game.exposed_of(seat), bit(game.available) | act.cards)
+    return not timing.arranges(game.table, game.exposed_of(seat), 1 << game.available | act.cards)
 
 
 def use_leaves_nothing_to_discard(game, seat, act) -> bool:
@@ -114,7 +114,7 @@ def forbids_forcing_onto_rival(profile, policies) -> bool:
 
 
 def card_does_not_fit_rival(game, seat, act) -> bool:
-    return not game.fits_for_forcing(game.exposed_of(game.profile.next_seat(seat)), bit(game.available))
+    return not game.fits_for_forcing(game.exposed_of(game.profile.next_seat(seat)), 1 << game.available)
 
 
 # -- the rules of the situation, for the two codes that stand for several -----------------------------
@@ -261,7 +261,12 @@ def listing_slots(slots: dict, phases: dict, policies: dict) -> dict:
             tuple(row.condition for row in rows if not row.reads_action),
             tuple(row.condition for row in rows if row.reads_action),
         )
-    return listing
+    # A phase whose candidates are the reference's, where no row is left to ask of any type it
+    # admits (the reference's discard and force decision): None, its candidates legal as they are.
+    return {
+        phase: None if phases[phase] is PHASES[phase] and all(by_type[t] == ((), ()) for t in PHASES[phase].admits) else by_type
+        for phase, by_type in listing.items()
+    }
 
 
 def legal_among(game, seat: int, candidates: list) -> list:
@@ -273,6 +278,8 @@ def legal_among(game, seat: int, candidates: list) -> list:
     # game's action after the meld search (a play listing changes type three or four times):
     # plain loops, and a candidate of a type that no condition reads is appended at once.
     by_type = game.ruleset.listing_by_slot[game.phase]
+    if by_type is None:  # no row to ask in this phase
+        return list(candidates)
     legal = []
     current_type = asks = None
     conditions = ()

@@ -43,6 +43,7 @@ from ..engine.cards import count
 from ..engine.melds import meld_table
 from ..engine.phases import use_actions
 from ..engine.profile import Profile
+from .bench_anchor import anchor_markdown, anchor_status, bench_anchor, ratios
 from .bench_machine import machine
 from .options import emit
 from .simulate import game_seed, new_game, simulate
@@ -53,6 +54,7 @@ POSITION_GAMES = (300, 8)
 GAMES = (1_000, 15)
 REPEATS = (3, 1)  # each measurement is repeated and the best kept (shared machines are noisy)
 GAME_REPEATS = (5, 1)
+ANCHOR_CPU_SECONDS = (0.5, 0.1)  # OpenSpiel's gin_rummy, per repetition (tools/bench_anchor.py)
 BENCH_SEED = 20240601  # fixed: the workloads are the same on every run
 
 
@@ -192,6 +194,7 @@ def bench_games(profile: Profile, games: int, repeats: int) -> dict:
         runs.append((summary.seconds, cpu, sum(summary.actions)))
     seconds, _, actions = min(runs)  # the least disturbed repetition
     cpu = min(r[1] for r in runs)
+    # Every action of our games is a seat's decision (the deal is one shuffle, no action).
     return {
         "games": games,
         "repeats": repeats,
@@ -201,18 +204,23 @@ def bench_games(profile: Profile, games: int, repeats: int) -> dict:
         # CPU time of this process only: close to the wall-clock figures on an idle machine;
         # much better than them when other work took the core away (load above the core count).
         "games_per_cpu_second": round(games / cpu, 1) if cpu > 0 else None,
+        "actions_per_cpu_second": round(actions / cpu) if cpu > 0 else None,  # the anchor's ratio reads this
     }
 
 
 # -- the command -------------------------------------------------------------------------------
-def bench_profile(profile: Profile, quick: bool) -> dict:
+def bench_profile(profile: Profile, quick: bool, anchored: bool = False) -> dict:
     k = 1 if quick else 0
-    return {
+    result = {
         "profile": profile.id,
         "arrangement": bench_arrangement(profile, ARRANGE_MASKS[k], REPEATS[k]),
         "legal": bench_legal(profile, POSITION_GAMES[k], REPEATS[k]),
         "games": bench_games(profile, GAMES[k], GAME_REPEATS[k]),
     }
+    if anchored:  # right after the games, so the two rates are taken in the same minute
+        result["anchor"] = bench_anchor(ANCHOR_CPU_SECONDS[k], GAME_REPEATS[k], BENCH_SEED)
+        result["anchor_ratio"] = ratios(result["games"], result["anchor"])
+    return result
 
 
 def markdown(report: dict) -> str:
@@ -258,14 +266,17 @@ def run(profiles: list[Profile], quick: bool = False, json_path: str | None = No
     # Imported here: bench_protocol reads BENCH_SEED from this module.
     from .bench_protocol import FUZZ_GAMES, bench_conformance, bench_fuzz, conformance_markdown, fuzz_markdown
 
-    report = {"quick": quick, "machine": machine(quick), "profiles": []}
+    status = anchor_status()  # None: OpenSpiel is here, its gin_rummy is timed beside every profile
+    report = {"quick": quick, "machine": machine(quick), "anchor_status": status, "profiles": []}
+    if status:
+        print(f"bench: {status}", file=sys.stderr, flush=True)
     for profile in profiles:
         print(f"bench: {profile.id} ...", file=sys.stderr, flush=True)
-        report["profiles"].append(bench_profile(profile, quick))
+        report["profiles"].append(bench_profile(profile, quick, anchored=status is None))
     print("bench: the conformance corpus ...", file=sys.stderr, flush=True)
     report["conformance"] = bench_conformance(1 if quick else 3, [p.id for p in profiles])
     print("bench: fuzzing over the protocol ...", file=sys.stderr, flush=True)
     fuzzed = [p.id for p in profiles][: 1 if quick else None]  # --quick: the first profile only
     report["fuzz"] = bench_fuzz(fuzzed, FUZZ_GAMES[1 if quick else 0], 1 if quick else 3)
-    emit(json_path, lambda: report, lambda: "\n\n".join((markdown(report), conformance_markdown(report["conformance"]), fuzz_markdown(report["fuzz"]))), out)
+    emit(json_path, lambda: report, lambda: "\n\n".join((markdown(report), anchor_markdown(report), conformance_markdown(report["conformance"]), fuzz_markdown(report["fuzz"]))), out)
     return 0
