@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conquian_ref.conformance.adapter import ReferenceAdapter
 from conquian_ref.conformance.reference import Reference
@@ -235,3 +236,24 @@ def test_the_stakes_messages_conform_to_the_protocol_schema():
     validate("answer", ReferenceAdapter().handle(request))
     validate("request", {**request, "seq": 6, "profile": "anglo-american-v1", "deals": [DRAW]})
     validate("answer", {"seq": 6, "match": {"points": [0, 0], "next_dealer": 1, "winner": None}})
+
+
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-1, 5), st.sampled_from([0.0, 1.5, "win", "draw", "rummy", "target_reached", "x"]))
+_ENTRY = st.one_of(
+    st.fixed_dictionaries({"result": _SCALAR, "winner": _SCALAR, "how": _SCALAR}, optional={"extra": _SCALAR}),
+    st.fixed_dictionaries({"misdeal": st.one_of(_SCALAR, st.fixed_dictionaries({"counts": st.lists(_SCALAR, max_size=5)}))}),
+    st.dictionaries(st.sampled_from(["result", "winner", "how", "misdeal"]), _SCALAR, max_size=3),
+    _SCALAR,
+)
+
+
+@settings(max_examples=300)
+@given(_ENTRY)
+def test_a_deal_entry_found_valid_without_jsonschema_is_valid_for_jsonschema(entry):
+    """The adapter judges a match's deal entry by the compiled check of its form first (no
+    jsonschema import for a valid session): it must find valid exactly what jsonschema does."""
+    from conquian_ref.conformance import adapter
+    from conquian_ref.spec.schemas import definition_validator
+
+    form = adapter._form(entry)
+    assert adapter._holds(entry) == definition_validator("scenario", form).is_valid(entry), entry
