@@ -229,13 +229,19 @@ class Connection:
             self.in_sync = False
         return ahead
 
-    def read_ahead(self, ahead: "Ahead") -> list:
+    def read_ahead(self, ahead: "Ahead", expected: bytes | None = None) -> list | None:
         """The answers to what send_ahead wrote, checked as request_many checks them: the
-        answers read before a failure, then the AdapterFailure."""
+        answers read before a failure, then the AdapterFailure. `expected`: the answer lines the
+        caller expects, as bytes (seq numbers included); None when the adapter wrote exactly
+        those bytes (nothing parsed: the fuzzer's common case, docs/performance.md), else the
+        answers as without it. Only over a process, with no message observer and no run deadline."""
         if not ahead.messages:
             return self.request_many(ahead.requests)
         if ahead.failure is not None:
             return [ahead.failure]
+        if expected is not None and self.on_message is None and self.deadline is None:
+            if self._process.read_expected(expected, self.timeout):
+                return None
         return self._answers_to(ahead.messages)
 
     def _answers_to(self, messages: list[dict]) -> list:
