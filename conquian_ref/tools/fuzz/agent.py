@@ -46,13 +46,14 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
     to_act = game.to_act
     seat = to_act[0] if to_act else game.active
     rival = game.profile.next_seat(seat)
-    hand = cards_of(game.hands[seat])
-    held = set(hand)
+    # The hand as its bit mask (card c held: mask >> c & 1), not as a list: this runs at every
+    # illegal step, and the bit tests give the same cards as the list did, with less work.
+    hand = game.hands[seat]
     legal = game.legal(seat)
     legal_types = {a.type for a in legal}
-    pool = game.stock[:1] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
-    foreign = list(dict.fromkeys(c for c in pool if c not in held)) or [c for c in game.deck.ordered() if c not in held][:1]
-    own = hand[0] if hand else foreign[0]
+    pool = game.stock_pile[-1:] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
+    foreign = list(dict.fromkeys(c for c in pool if not hand >> c & 1)) or _lowest(~hand & (hand + 1) & ((1 << game.deck.size) - 1))
+    own = (hand & -hand).bit_length() - 1 if hand else foreign[0]
     other_type: list[tuple[int, dict]] = []
     for kind, fields in FIELDS.items():
         if kind in legal_types:
@@ -74,8 +75,8 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
     misplaced = []
     if rival not in to_act and legal:
         misplaced.append((rival, legal[0].to_json(game.deck)))
-    if game.phase == "play" and len(hand) >= 2:
-        misplaced.append((seat, {"type": "use", "cards": [name(hand[0]), name(hand[-1])]}))
+    if game.phase == "play" and hand & (hand - 1):  # two cards or more: the lowest and the highest
+        misplaced.append((seat, {"type": "use", "cards": [name(own), name(hand.bit_length() - 1)]}))
     return other_type, not_held, misplaced
 
 
@@ -107,15 +108,24 @@ def choose(game: Game, choice: int) -> tuple[int, dict, Action | None]:
     # legal_candidates, as engine Actions: only the chosen one is written as JSON. (Not listed
     # for an illegal slot: illegal_groups lists what it needs.)
     illegal = slot >= SLOTS - ILLEGAL_SLOTS
-    legal = [] if illegal else [(seat, act) for seat in game.to_act for act in game.legal(seat)]
-    if illegal or not legal:
-        groups = illegal_groups(game)
-        group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if illegal else []
-        group = group or [pair for g in groups for pair in g]
-        seat, action = group[index % len(group)]
-        return seat, action, None
-    seat, act = legal[index % len(legal)]
-    return seat, act.to_json(game.deck), act
+    if not illegal:
+        to_act = game.to_act
+        if len(to_act) == 1:  # one seat acts (all but the exchange): its own list, no (seat, action) pairs built
+            seat = to_act[0]
+            legal_of_seat = game.legal(seat)
+            if legal_of_seat:
+                act = legal_of_seat[index % len(legal_of_seat)]
+                return seat, act.to_json(game.deck), act
+        else:
+            legal = [(seat, act) for seat in to_act for act in game.legal(seat)]
+            if legal:
+                seat, act = legal[index % len(legal)]
+                return seat, act.to_json(game.deck), act
+    groups = illegal_groups(game)
+    group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if illegal else []
+    group = group or [pair for g in groups for pair in g]
+    seat, action = group[index % len(group)]
+    return seat, action, None
 
 
 # -- where the choices come from -------------------------------------------------------------------
