@@ -112,3 +112,27 @@ def test_a_batch_the_fuzzer_did_not_send_ahead_is_read_as_before(tmp_path, count
     run = run_fuzz(impl=f"{PYTHON} -m conquian_ref.adapter", profile=profile.id, games=2, seed=12, out=tmp_path, every_step=True,
                    echo=quiet)
     assert run.divergences == 0 and counted["bytes"] == 0
+
+
+def test_the_requests_written_from_the_fuzzers_own_text_are_the_connections_bytes(tmp_path, monkeypatch):
+    """Lockstep._members writes each request's fields itself (an action's text once per run): the
+    bytes sent are the ones the connection writes from the fields."""
+    from conquian_ref.conformance.transport import AdapterProcess
+    from conquian_ref.tools.fuzz.lockstep import Lockstep
+
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    plain_send, plain_members = AdapterProcess.send, Lockstep._members
+    written: list[bytes] = []
+
+    def send(self, data, cmd="", timeout=10.0):
+        written.append(data)
+        return plain_send(self, data, cmd, timeout)
+
+    monkeypatch.setattr(AdapterProcess, "send", send)
+    runs = []
+    for members in (plain_members, lambda self, pairs, steps, profile: None):
+        monkeypatch.setattr(Lockstep, "_members", members)
+        written.clear()
+        run_fuzz(impl=f"{PYTHON} -m conquian_ref.adapter", games=3, seed=5, out=tmp_path, echo=quiet)
+        runs.append(list(written))
+    assert runs[0] == runs[1] and len(runs[0]) > 3 * len(PROFILE_IDS)

@@ -210,15 +210,22 @@ class Connection:
                 return answers  # the answers before the failure, then the failure; the rest unsent
         return answers
 
-    def send_ahead(self, requests: list[tuple[str, dict]]) -> "Ahead":
+    def send_ahead(self, requests: list[tuple[str, dict]], members: list[str] | None = None) -> "Ahead":
         """Write requests now and read their answers later (`read_ahead`), so that the caller
         works while the adapter answers (the fuzzer plans its next game meanwhile). Only a batch
         that fits in a pipe (PIPELINE_BYTES) is written ahead, and the caller keeps one batch
         outstanding at a time, so neither side can block the other; a larger batch is sent by
-        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead."""
+        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead.
+        `members`: each request's fields already written as the JSON members `_line` writes for
+        them (`"seat":0,"action":{"type":"draw"}`), by a caller that writes them for less than
+        the encoder (the fuzzer: an action's text is written once per run); the same bytes."""
         if self._process is None:
             return Ahead(requests)
-        lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
+        if members is None:
+            lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
+        else:
+            lines = [f'{{"seq":{self.seq + i + 1},"cmd":"{cmd}"{"," if text else ""}{text}}}\n'.encode()
+                     for i, ((cmd, _), text) in enumerate(zip(requests, members))]
         if sum(map(len, lines)) > PIPELINE_BYTES:
             return Ahead(requests)
         ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
