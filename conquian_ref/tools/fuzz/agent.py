@@ -37,11 +37,12 @@ def legal_candidates(game: Game) -> list[tuple[int, dict]]:
     return [(seat, action) for seat in game.to_act for action in game.legal_actions(seat)]
 
 
-def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
+def illegal_groups(game: Game, listed: dict[int, list[Action]] | None = None) -> tuple[list[tuple[int, dict]], ...]:
     """Plausible illegal (seat, action) pairs, deterministic from the position, in three groups:
     (every action type the acting seat may not play now), (cards it does not hold), (the wrong
     seat; a use of two hand cards, which usually forms no arrangement). Always well formed, never
-    malformed input; an occasional one may turn out legal, which is harmless."""
+    malformed input; an occasional one may turn out legal, which is harmless. `listed`: as for
+    `choose`."""
     name = game.deck.name
     to_act = game.to_act
     seat = to_act[0] if to_act else game.active
@@ -49,7 +50,7 @@ def illegal_groups(game: Game) -> tuple[list[tuple[int, dict]], ...]:
     # The hand as its bit mask (card c held: mask >> c & 1), not as a list: this runs at every
     # illegal step, and the bit tests give the same cards as the list did, with less work.
     hand = game.hands[seat]
-    legal = game.legal(seat)
+    legal = _legal(game, seat, listed)
     legal_types = {a.type for a in legal}
     pool = game.stock_pile[-1:] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
     foreign = list(dict.fromkeys(c for c in pool if not hand >> c & 1)) or _lowest(~hand & (hand + 1) & ((1 << game.deck.size) - 1))
@@ -96,14 +97,26 @@ def decode(game: Game, choice: int) -> tuple[int, dict]:
     return seat, action
 
 
-def choose(game: Game, choice: int) -> tuple[int, dict, Action | None]:
+def _legal(game: Game, seat: int, listed: dict[int, list[Action]] | None) -> list[Action]:
+    """game.legal(seat), kept in `listed` (the listings of this position, or None: none kept)."""
+    if listed is None:
+        return game.legal(seat)
+    actions = listed.get(seat)
+    if actions is None:
+        actions = listed[seat] = game.legal(seat)
+    return actions
+
+
+def choose(game: Game, choice: int, listed: dict[int, list[Action]] | None = None) -> tuple[int, dict, Action | None]:
     """The (seat, action, parsed) a step choice selects in this position; `parsed` is the
     engine's Action for a legal choice (cheaper to apply than the JSON, which the game would parse
     again), None for an illegal one. `choice % 20` in 17, 18, 19
     picks a plausible illegal action (15 % of random choices) of the group of that number (another
     type, a card not held, the wrong seat or a bad use: so an illegal choice keeps its meaning when
     the shrinker moves it to another step); anything else a legal one. `choice // 20` indexes the
-    list. Choice 0 is the first legal action, so shrinking a choice simplifies it."""
+    list. Choice 0 is the first legal action, so shrinking a choice simplifies it. `listed`: the
+    seats' legal actions in this position as far as listed already (a refused action leaves the
+    position as it was, so the step after it needs no new listing), filled in as they are listed."""
     slot, index = choice % SLOTS, choice // SLOTS
     # legal_candidates, as engine Actions: only the chosen one is written as JSON. (Not listed
     # for an illegal slot: illegal_groups lists what it needs.)
@@ -112,16 +125,16 @@ def choose(game: Game, choice: int) -> tuple[int, dict, Action | None]:
         to_act = game.to_act
         if len(to_act) == 1:  # one seat acts (all but the exchange): its own list, no (seat, action) pairs built
             seat = to_act[0]
-            legal_of_seat = game.legal(seat)
+            legal_of_seat = _legal(game, seat, listed)
             if legal_of_seat:
                 act = legal_of_seat[index % len(legal_of_seat)]
                 return seat, act.to_json(game.deck), act
         else:
-            legal = [(seat, act) for seat in to_act for act in game.legal(seat)]
+            legal = [(seat, act) for seat in to_act for act in _legal(game, seat, listed)]
             if legal:
                 seat, act = legal[index % len(legal)]
                 return seat, act.to_json(game.deck), act
-    groups = illegal_groups(game)
+    groups = illegal_groups(game, listed)
     group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if illegal else []
     group = group or [pair for g in groups for pair in g]
     seat, action = group[index % len(group)]

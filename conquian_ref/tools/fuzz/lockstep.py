@@ -90,6 +90,7 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
     game.trace = False
     seats = game.profile.seats
     probed = False
+    listed: dict = {}  # the legal actions of this position, per seat, as far as listed (agent.choose)
     for _ in range(MAX_STEPS):
         if game.is_over and probed:
             return
@@ -100,12 +101,13 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
                 yield Step(None, None, None, legal)
             return
         probed = game.is_over
-        seat, action, parsed = choose(game, choice)
+        seat, action, parsed = choose(game, choice, listed)
         message = ""
         try:
             game.apply(seat, action if parsed is None else parsed)
             want: object = "accepted"
-        except IllegalAction as exc:
+            listed = {}  # a new position
+        except IllegalAction as exc:  # the state is unchanged (docs/rules/reasons.md), and so are its listings
             want, message = {"refused": exc.reason}, exc.message
         state = game.state_json() if every_step and "state" in caps else None
         yield Step(seat, action, want, legal, state, message, parsed)
@@ -179,35 +181,42 @@ class Lockstep:
         pending = Pending(profile, deck, dealer, game, choices, fresh)
         pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state)
         for i, step in enumerate(game.steps):
-            pairs += self._step_checks(profile, i, step)
+            if step.legal is None and step.state is None:  # the default: the action alone (as _step_checks has it)
+                pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)))
+            else:
+                pairs += self._step_checks(profile, i, step)
         if game.last_legal is not None:
             pairs += self._step_checks(profile, len(game.steps), Step(None, None, None, game.last_legal))
         if game.final_state is not None:
             last = game.steps[-1] if game.steps else Step(None, None, None)
             pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state)))
         pending.checks = [check for _, check in pairs]
+        members, pending.answers = self._texts(pairs, game.steps, profile)
         # Written now if a pipe holds it; a larger batch (every step checked) is sent in finish.
-        pending.ahead = self.conn.send_ahead([request for request, _ in pairs], self._members(pairs, game.steps, profile))
+        pending.ahead = self.conn.send_ahead([request for request, _ in pairs], members)
         return pending
 
-    def _members(self, pairs: list[tuple], steps: list[Step], profile: Profile) -> list[str]:
-        """Each request's fields as the JSON members the connection would write (send_ahead):
-        an action's text is written once per run and profile, kept under its engine Action, for
-        it is written at every step of every game (a tenth of the fuzzer's own work)."""
+    def _texts(self, pairs: list[tuple], steps: list[Step], profile: Profile) -> tuple[list[str], list[str]]:
+        """Each request's fields as the JSON members the connection would write (send_ahead),
+        and the reference adapter's answer to it after its seq (see `_expected`). An action's text
+        is written once per run and profile, kept under its engine Action, for it is written at
+        every step of every game (by the encoder, a tenth of the fuzzer's own work)."""
         texts = self._action_texts.setdefault(profile.id, {})
-        members = []
+        members, answers = [], []
         for (cmd, fields), check in pairs:
             if cmd != "apply":
                 members.append(_REQUEST_ENCODER.encode(fields)[1:-1])
+                answers.append(_ANSWER[cmd](check))
                 continue
-            act = steps[check[2]].act
-            text = texts.get(act) if act is not None else None
+            step = steps[check[2]]
+            text = texts.get(step.act) if step.act is not None else None
             if text is None:
                 text = _REQUEST_ENCODER.encode(fields["action"])
-                if act is not None:
-                    texts[act] = text
+                if step.act is not None:
+                    texts[step.act] = text
             members.append(f'"seat":{fields["seat"]},"action":{text}')
-        return members
+            answers.append(_ACCEPTED if step.want == "accepted" else _refused(step))
+        return members, answers
 
     def _expected(self, pending: "Pending") -> bytes | None:
         """The answer lines the reference adapter would write to a game sent ahead, byte for
@@ -218,9 +227,7 @@ class Lockstep:
         messages = pending.ahead.messages if pending.ahead is not None else None
         if not messages or not self.raw:
             return None
-        steps = pending.game.steps
-        return "".join([f'{{"seq":{message["seq"]}{_ANSWER[check[0]](check, steps)}\n'
-                        for message, check in zip(messages, pending.checks)]).encode()
+        return "".join([f'{{"seq":{message["seq"]}{answer}\n' for message, answer in zip(messages, pending.answers)]).encode()
 
     def finish(self, pending: "Pending") -> Trace:
         """Read and compare the answers of a game sent; a game that differs without every step
@@ -315,6 +322,7 @@ class Pending:
     fresh: bool
     checks: list[tuple] = field(default_factory=list)
     ahead: Ahead | None = None  # what Connection.send_ahead made of its requests
+    answers: list[str] = field(default_factory=list)  # the reference adapter's answers, after their seq (Lockstep._expected)
 
 
 def _choices(source, game: Plan) -> list[int]:
@@ -333,14 +341,18 @@ def _text(value: object) -> str:
 # adapter: {"seq": seq, **answer}, written by _ANSWER_ENCODER's settings).
 _REQUEST_ENCODER = json.JSONEncoder(separators=(",", ":"))  # as the connection writes a request (client._line)
 _ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-_ANSWER = {
-    "setup": lambda check, steps: ',"ok":true}',
-    "legal": lambda check, steps: f',"legal":{_ANSWER_ENCODER.encode(check[5])}}}',
-    "state": lambda check, steps: f',"state":{_ANSWER_ENCODER.encode(check[5])}}}',
-    "apply": lambda check, steps: (',"result":"accepted"}' if check[5] == "accepted" else
-                                   f',"result":"refused","reason":{_ANSWER_ENCODER.encode(check[5]["refused"])},'
-                                   f'"message":{_ANSWER_ENCODER.encode(steps[check[2]].message)}}}'),
+_ACCEPTED = ',"result":"accepted"}'
+_ANSWER = {  # but `apply`'s (_ACCEPTED, or _refused)
+    "setup": lambda check: ',"ok":true}',
+    "legal": lambda check: f',"legal":{_ANSWER_ENCODER.encode(check[5])}}}',
+    "state": lambda check: f',"state":{_ANSWER_ENCODER.encode(check[5])}}}',
 }
+
+
+def _refused(step: Step) -> str:
+    """The reference adapter's answer to an action the reference refused, after its seq."""
+    reason, message = _ANSWER_ENCODER.encode(step.want["refused"]), _ANSWER_ENCODER.encode(step.message)
+    return f',"result":"refused","reason":{reason},"message":{message}}}'
 
 
 def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) -> tuple:
