@@ -115,13 +115,13 @@ def test_a_batch_the_fuzzer_did_not_send_ahead_is_read_as_before(tmp_path, count
 
 
 def test_the_requests_written_from_the_fuzzers_own_text_are_the_connections_bytes(tmp_path, monkeypatch):
-    """Lockstep._members writes each request's fields itself (an action's text once per run): the
+    """Lockstep._texts writes each request's fields itself (an action's text once per run): the
     bytes sent are the ones the connection writes from the fields."""
     from conquian_ref.conformance.transport import AdapterProcess
     from conquian_ref.tools.fuzz.lockstep import Lockstep
 
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    plain_send, plain_members = AdapterProcess.send, Lockstep._members
+    plain_send, plain_texts = AdapterProcess.send, Lockstep._texts
     written: list[bytes] = []
 
     def send(self, data, cmd="", timeout=10.0):
@@ -130,8 +130,9 @@ def test_the_requests_written_from_the_fuzzers_own_text_are_the_connections_byte
 
     monkeypatch.setattr(AdapterProcess, "send", send)
     runs = []
-    for members in (plain_members, lambda self, pairs, steps, profile: None):
-        monkeypatch.setattr(Lockstep, "_members", members)
+    without_members = lambda self, pairs, steps, profile: (None, plain_texts(self, pairs, steps, profile)[1])  # noqa: E731
+    for texts in (plain_texts, without_members):
+        monkeypatch.setattr(Lockstep, "_texts", texts)
         written.clear()
         run_fuzz(impl=f"{PYTHON} -m conquian_ref.adapter", games=3, seed=5, out=tmp_path, echo=quiet)
         runs.append(list(written))
