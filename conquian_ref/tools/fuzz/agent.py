@@ -43,42 +43,67 @@ def illegal_groups(game: Game, listed: dict[int, list[Action]] | None = None) ->
     seat; a use of two hand cards, which usually forms no arrangement). Always well formed, never
     malformed input; an occasional one may turn out legal, which is harmless. `listed`: as for
     `choose`."""
-    name = game.deck.name
+    return tuple(illegal_group(game, k, listed) for k in range(ILLEGAL_SLOTS))
+
+
+def illegal_group(game: Game, k: int, listed: dict[int, list[Action]] | None = None) -> list[tuple[int, dict]]:
+    """Group `k` of illegal_groups, worked out alone (the cards not held need no legal listing)."""
     to_act = game.to_act
     seat = to_act[0] if to_act else game.active
-    rival = game.profile.next_seat(seat)
     # The hand as its bit mask (card c held: mask >> c & 1), not as a list: this runs at every
     # illegal step, and the bit tests give the same cards as the list did, with less work.
-    hand = game.hands[seat]
-    legal = _legal(game, seat, listed)
-    legal_types = {a.type for a in legal}
-    pool = game.stock_pile[-1:] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
-    foreign = list(dict.fromkeys(c for c in pool if not hand >> c & 1)) or _lowest(~hand & (hand + 1) & ((1 << game.deck.size) - 1))
-    own = (hand & -hand).bit_length() - 1 if hand else foreign[0]
-    other_type: list[tuple[int, dict]] = []
+    return _GROUPS[k](game, to_act, seat, game.hands[seat], listed)
+
+
+def _other_type(game: Game, to_act, seat: int, hand: int, listed) -> list[tuple[int, dict]]:
+    """Every action type the acting seat may not play now, with its lowest card (or one it lacks)."""
+    legal_types = {a.type for a in _legal(game, seat, listed)}
+    own = game.deck.name((hand & -hand).bit_length() - 1 if hand else _foreign(game, seat, hand)[0])
+    group: list[tuple[int, dict]] = []
     for kind, fields in FIELDS.items():
         if kind in legal_types:
             continue
         if fields == ("card",):
-            other_type.append((seat, {"type": kind, "card": name(own)}))
+            group.append((seat, {"type": kind, "card": own}))
         elif fields == ("cards",):
-            other_type.append((seat, {"type": kind, "cards": [name(own)]}))
+            group.append((seat, {"type": kind, "cards": [own]}))
         else:
-            other_type.append((seat, {"type": kind}))
-    not_held = []
-    for card in foreign:
-        if game.phase == "exchange":
-            not_held.append((seat, {"type": "exchange", "card": name(card)}))
-        elif game.phase == "play":
-            not_held.append((seat, {"type": "use", "cards": [name(card)]}))
-        else:
-            not_held.append((seat, {"type": "discard", "card": name(card)}))
-    misplaced = []
+            group.append((seat, {"type": kind}))
+    return group
+
+
+def _not_held(game: Game, to_act, seat: int, hand: int, listed) -> list[tuple[int, dict]]:
+    """The phase's action with a card the seat does not hold."""
+    name, phase = game.deck.name, game.phase
+    if phase == "exchange":
+        return [(seat, {"type": "exchange", "card": name(card)}) for card in _foreign(game, seat, hand)]
+    if phase == "play":
+        return [(seat, {"type": "use", "cards": [name(card)]}) for card in _foreign(game, seat, hand)]
+    return [(seat, {"type": "discard", "card": name(card)}) for card in _foreign(game, seat, hand)]
+
+
+def _misplaced(game: Game, to_act, seat: int, hand: int, listed) -> list[tuple[int, dict]]:
+    """The rival playing the seat's first legal action; a use of the seat's lowest and highest cards."""
+    rival = game.profile.next_seat(seat)
+    legal = _legal(game, seat, listed)
+    group = []
     if rival not in to_act and legal:
-        misplaced.append((rival, legal[0].to_json(game.deck)))
+        group.append((rival, legal[0].to_json(game.deck)))
     if game.phase == "play" and hand & (hand - 1):  # two cards or more: the lowest and the highest
-        misplaced.append((seat, {"type": "use", "cards": [name(own), name(hand.bit_length() - 1)]}))
-    return other_type, not_held, misplaced
+        group.append((seat, {"type": "use", "cards": [game.deck.name((hand & -hand).bit_length() - 1), game.deck.name(hand.bit_length() - 1)]}))
+    return group
+
+
+_GROUPS = (_other_type, _not_held, _misplaced)
+
+
+def _foreign(game: Game, seat: int, hand: int) -> list[int]:
+    """Cards the seat does not hold, found cheaply: the top of the stock, the rival's lowest card,
+    the first card out of play, the lowest exposed card of the seat's team (or else the lowest
+    card of the deck the seat lacks)."""
+    rival = game.profile.next_seat(seat)
+    pool = game.stock_pile[-1:] + _lowest(game.hands[rival]) + game.out_of_play[:1] + _lowest(game.exposed_of(seat))
+    return list(dict.fromkeys(c for c in pool if not hand >> c & 1)) or _lowest(~hand & (hand + 1) & ((1 << game.deck.size) - 1))
 
 
 def _lowest(mask: int) -> list[int]:
@@ -134,9 +159,8 @@ def choose(game: Game, choice: int, listed: dict[int, list[Action]] | None = Non
             if legal:
                 seat, act = legal[index % len(legal)]
                 return seat, act.to_json(game.deck), act
-    groups = illegal_groups(game, listed)
-    group = groups[slot - (SLOTS - ILLEGAL_SLOTS)] if illegal else []
-    group = group or [pair for g in groups for pair in g]
+    group = illegal_group(game, slot - (SLOTS - ILLEGAL_SLOTS), listed) if illegal else []
+    group = group or [pair for g in illegal_groups(game, listed) for pair in g]
     seat, action = group[index % len(group)]
     return seat, action, None
 
