@@ -39,7 +39,7 @@ from .divergence import Divergence, Trace, short
 MAX_STEPS = 10_000  # per game: a deal always ends (see simulate.py); a guard only
 
 
-@dataclass
+@dataclass(slots=True)  # one per action of every game: slots make it cheaper to create
 class Step:
     """One action as the reference played it: what was asked before it and what it came to."""
 
