@@ -222,15 +222,15 @@ class Connection:
         if self._process is None:
             return Ahead(requests)
         if members is None:
-            lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
-        else:
-            lines = [f'{{"seq":{self.seq + i + 1},"cmd":"{cmd}"{"," if text else ""}{text}}}\n'.encode()
-                     for i, ((cmd, _), text) in enumerate(zip(requests, members))]
-        if sum(map(len, lines)) > PIPELINE_BYTES:
+            data = b"".join([_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)])
+        else:  # the lines written as one text, encoded once
+            data = "".join([f'{{"seq":{self.seq + i + 1},"cmd":"{cmd}"{"," if text else ""}{text}}}\n'
+                            for i, ((cmd, _), text) in enumerate(zip(requests, members))]).encode()
+        if len(data) > PIPELINE_BYTES:
             return Ahead(requests)
         ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
         try:
-            self._process.send(b"".join(lines), requests[0][0] if requests else "", self._wait())
+            self._process.send(data, requests[0][0] if requests else "", self._wait())
         except AdapterFailure as exc:
             ahead.failure = exc
             self.in_sync = False

@@ -228,7 +228,8 @@ class Lockstep:
         messages = pending.ahead.messages if pending.ahead is not None else None
         if not messages or not self.raw:
             return None
-        return "".join([f'{{"seq":{message["seq"]}{answer}\n' for message, answer in zip(messages, pending.answers)]).encode()
+        # The connection numbers the requests of a batch one after the other (send_ahead).
+        return "".join([f'{{"seq":{seq}{answer}\n' for seq, answer in enumerate(pending.answers, messages[0]["seq"])]).encode()
 
     def finish(self, pending: "Pending") -> Trace:
         """Read and compare the answers of a game sent; a game that differs without every step
