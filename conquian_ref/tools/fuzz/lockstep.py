@@ -16,6 +16,9 @@ Two depths of checking (docs/fuzzing.md, "What is compared"):
 * otherwise ("end", the campaign's default): every action's answer, and the state once, at the
   end of the game. A game that differs anywhere is then played again with every step checked,
   which finds the first diverging step; only a game that differs is paid for twice.
+
+The answers are first compared as bytes with the lines the reference adapter writes (`_expected`);
+only bytes that differ are parsed and judged, with the same verdicts.
 """
 
 from __future__ import annotations
