@@ -212,32 +212,45 @@ class Connection:
                 return answers  # the answers before the failure, then the failure; the rest unsent
         return answers
 
-    def send_ahead(self, requests: list[tuple[str, dict]]) -> "Ahead":
+    def send_ahead(self, requests: list[tuple[str, dict]], members: list[str] | None = None) -> "Ahead":
         """Write requests now and read their answers later (`read_ahead`), so that the caller
         works while the adapter answers (the fuzzer plans its next game meanwhile). Only a batch
         that fits in a pipe (PIPELINE_BYTES) is written ahead, and the caller keeps one batch
         outstanding at a time, so neither side can block the other; a larger batch is sent by
-        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead."""
+        read_ahead as request_many sends it. In direct mode nothing is sent before read_ahead.
+        `members`: each request's fields already written as the JSON members `_line` writes for
+        them (`"seat":0,"action":{"type":"draw"}`), by a caller that writes them for less than
+        the encoder (the fuzzer: an action's text is written once per run); the same bytes."""
         if self._process is None:
             return Ahead(requests)
-        lines = [_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)]
-        if sum(map(len, lines)) > PIPELINE_BYTES:
+        if members is None:
+            data = b"".join([_line({"seq": self.seq + i + 1, "cmd": cmd, **fields}) for i, (cmd, fields) in enumerate(requests)])
+        else:  # the lines written as one text, encoded once
+            data = "".join([f'{{"seq":{self.seq + i + 1},"cmd":"{cmd}"{"," if text else ""}{text}}}\n'
+                            for i, ((cmd, _), text) in enumerate(zip(requests, members))]).encode()
+        if len(data) > PIPELINE_BYTES:
             return Ahead(requests)
         ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
         try:
-            self._process.send(b"".join(lines), requests[0][0] if requests else "", self._wait())
+            self._process.send(data, requests[0][0] if requests else "", self._wait())
         except AdapterFailure as exc:
             ahead.failure = exc
             self.in_sync = False
         return ahead
 
-    def read_ahead(self, ahead: "Ahead") -> list:
+    def read_ahead(self, ahead: "Ahead", expected: bytes | None = None) -> list | None:
         """The answers to what send_ahead wrote, checked as request_many checks them: the
-        answers read before a failure, then the AdapterFailure."""
+        answers read before a failure, then the AdapterFailure. `expected`: the answer lines the
+        caller expects, as bytes (seq numbers included); None when the adapter wrote exactly
+        those bytes (nothing parsed: the fuzzer's common case, docs/performance.md), else the
+        answers as without it. Only over a process, with no message observer and no run deadline."""
         if not ahead.messages:
             return self.request_many(ahead.requests)
         if ahead.failure is not None:
             return [ahead.failure]
+        if expected is not None and self.on_message is None and self.deadline is None:
+            if self._process.read_expected(expected, self.timeout):
+                return None
         return self._answers_to(ahead.messages)
 
     def _answers_to(self, messages: list[dict]) -> list:

@@ -60,6 +60,7 @@ class AdapterProcess:
         self._pipes = {_inode(fd) for fd in (self._in, self._out, self._err)}
         self._lines = LineSplitter(MAX_LINE)
         self._ready: deque[bytes | TooLong] = deque()  # lines read and not yet asked for
+        self._late = False  # read_expected waited out a timeout: the next answer not read is late
         self._stderr = b""
         self._stderr_open = True
 
@@ -86,7 +87,8 @@ class AdapterProcess:
         (lines.LineSplitter)."""
         deadline = time.monotonic() + timeout
         while not self._ready:
-            if not self._wait(self._out, False, deadline):
+            if self._late or not self._wait(self._out, False, deadline):
+                self._late = False
                 return "timeout", b""
             data = _read_available(self._out)
             if data is None:
@@ -97,6 +99,36 @@ class AdapterProcess:
             self._ready.extend(self._lines.feed(data))
         line = self._ready.popleft()
         return ("too_large", line.head) if isinstance(line, TooLong) else ("line", line)
+
+    def read_expected(self, expected: bytes, timeout: float) -> bool:
+        """Read answer bytes while they are `expected`'s: True once all of them are read (the
+        caller then needs no line parsed: it knows what they say). False at the first chunk that
+        differs, at the end of the output, or after `timeout` s without data: what was read is
+        then handed to the line reader, and `read_answer` goes on from there as usual (after a
+        timeout, the next answer not yet read is late at once rather than after another wait)."""
+        if self._ready or self._lines.holding:
+            return False
+        read, deadline = 0, time.monotonic() + timeout
+        chunks = []
+        while read < len(expected):
+            if not self._wait(self._out, False, deadline):
+                self._late = True
+                break
+            data = _read_available(self._out)
+            if data is None:
+                continue
+            if not data:  # the end of the output: read_line finds it again
+                break
+            chunks.append(data)
+            if expected[read : read + len(data)] != data:
+                break
+            read += len(data)
+            deadline = time.monotonic() + timeout
+        else:
+            return True
+        for data in chunks:
+            self._ready.extend(self._lines.feed(data))
+        return False
 
     def read_answer(self, cmd: str, timeout: float) -> dict:
         """The next answer line as a JSON object (the answer to a `cmd` request), or AdapterFailure."""

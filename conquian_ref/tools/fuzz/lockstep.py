@@ -16,16 +16,21 @@ Two depths of checking (docs/fuzzing.md, "What is compared"):
 * otherwise ("end", the campaign's default): every action's answer, and the state once, at the
   end of the game. A game that differs anywhere is then played again with every step checked,
   which finds the first diverging step; only a game that differs is paid for twice.
+
+The answers are first compared as bytes with the lines the reference adapter writes (`_expected`);
+only bytes that differ are parsed and judged, with the same verdicts.
 """
 
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii
 from dataclasses import dataclass, field
 
 from ...conformance.client import Ahead, Connection
 from ...conformance.driver import ImplementationDriver, hands_and_stock
 from ...conformance.failures import AdapterFailure, BadAnswer, Unsupported
+from ...engine.actions import Action
 from ...engine.errors import IllegalAction
 from ...engine.game import Game
 from ...engine.profile import Profile
@@ -37,7 +42,7 @@ from .divergence import Divergence, Trace, short
 MAX_STEPS = 10_000  # per game: a deal always ends (see simulate.py); a guard only
 
 
-@dataclass
+@dataclass(slots=True)  # one per action of every game: slots make it cheaper to create
 class Step:
     """One action as the reference played it: what was asked before it and what it came to."""
 
@@ -46,6 +51,8 @@ class Step:
     want: object  # "accepted" or {"refused": reason}
     legal: list[list[dict]] | None = None  # per seat, before the action (every_step only)
     state: dict | None = None  # after the action (every_step only)
+    message: str = ""  # the refusal's message (for the answer line the reference adapter writes)
+    act: Action | None = None  # the engine's Action of a legal choice (a key for its request text)
 
 
 @dataclass
@@ -87,6 +94,7 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
     game.trace = False
     seats = game.profile.seats
     probed = False
+    listed: dict = {}  # the legal actions of this position, per seat, as far as listed (agent.choose)
     for _ in range(MAX_STEPS):
         if game.is_over and probed:
             return
@@ -97,14 +105,16 @@ def reference_steps(game: Game, source, every_step: bool, caps: set[str]):
                 yield Step(None, None, None, legal)
             return
         probed = game.is_over
-        seat, action, parsed = choose(game, choice)
+        seat, action, parsed = choose(game, choice, listed)
+        message = ""
         try:
             game.apply(seat, action if parsed is None else parsed)
             want: object = "accepted"
-        except IllegalAction as exc:
-            want = {"refused": exc.reason}
+            listed = {}  # a new position
+        except IllegalAction as exc:  # the state is unchanged (docs/rules/reasons.md), and so are its listings
+            want, message = {"refused": exc.reason}, exc.message
         state = game.state_json() if every_step and "state" in caps else None
-        yield Step(seat, action, want, legal, state)
+        yield Step(seat, action, want, legal, state, message, parsed)
 
 
 class Lockstep:
@@ -124,6 +134,8 @@ class Lockstep:
         self.caps = set(conn.handshake.capabilities)
         self.broken = False  # the adapter failed: restart it before the next game
         self.replays = 0  # games played again with every step checked
+        self.raw = True  # compare answer lines as bytes first (_expected)
+        self._action_texts: dict[str, dict[Action, str]] = {}  # per profile: an action's request text (_members)
 
     def run(self, profile: Profile, deck: list[str], dealer: int, source, fresh: bool = False, every_step: bool = True) -> Trace:
         """Play one game, its steps chosen by `source`; `fresh`: on a freshly restarted adapter
@@ -173,23 +185,64 @@ class Lockstep:
         pending = Pending(profile, deck, dealer, game, choices, fresh)
         pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state)
         for i, step in enumerate(game.steps):
-            pairs += self._step_checks(profile, i, step)
+            if step.legal is None and step.state is None:  # the default: the action alone (as _step_checks has it)
+                pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)))
+            else:
+                pairs += self._step_checks(profile, i, step)
         if game.last_legal is not None:
             pairs += self._step_checks(profile, len(game.steps), Step(None, None, None, game.last_legal))
         if game.final_state is not None:
             last = game.steps[-1] if game.steps else Step(None, None, None)
             pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state)))
         pending.checks = [check for _, check in pairs]
+        members, pending.answers = self._texts(pairs, game.steps, profile)
         # Written now if a pipe holds it; a larger batch (every step checked) is sent in finish.
-        pending.ahead = self.conn.send_ahead([request for request, _ in pairs])
+        pending.ahead = self.conn.send_ahead([request for request, _ in pairs], members)
         return pending
+
+    def _texts(self, pairs: list[tuple], steps: list[Step], profile: Profile) -> tuple[list[str], list[str]]:
+        """Each request's fields as the JSON members the connection would write (send_ahead),
+        and the reference adapter's answer to it after its seq (see `_expected`). An action's text
+        is written once per run and profile, kept under its engine Action, for it is written at
+        every step of every game (by the encoder, a tenth of the fuzzer's own work)."""
+        texts = self._action_texts.setdefault(profile.id, {})
+        members, answers = [], []
+        for (cmd, fields), check in pairs:
+            if cmd != "apply":
+                members.append(_REQUEST_ENCODER.encode(fields)[1:-1])
+                answers.append(_ANSWER[cmd](check))
+                continue
+            step = steps[check[2]]
+            text = texts.get(step.act) if step.act is not None else None
+            if text is None:
+                text = _action_text(fields["action"])
+                if step.act is not None:
+                    texts[step.act] = text
+            members.append(f'"seat":{fields["seat"]},"action":{text}')
+            answers.append(_ACCEPTED if step.want == "accepted" else _refused(step))
+        return members, answers
+
+    def _expected(self, pending: "Pending") -> bytes | None:
+        """The answer lines the reference adapter would write to a game sent ahead, byte for
+        byte. Most answers agree, and the same bytes are the same answers, so when the adapter
+        writes exactly these nothing needs parsing or judging (Connection.read_ahead): half of the
+        fuzzer's own work per game was reading answers that said what was expected. Any other
+        bytes (another implementation's spelling, a divergence) are read and judged as before."""
+        messages = pending.ahead.messages if pending.ahead is not None else None
+        if not messages or not self.raw:
+            return None
+        # The connection numbers the requests of a batch one after the other (send_ahead).
+        return "".join([f'{{"seq":{seq}{answer}\n' for seq, answer in enumerate(pending.answers, messages[0]["seq"])]).encode()
 
     def finish(self, pending: "Pending") -> Trace:
         """Read and compare the answers of a game sent; a game that differs without every step
         checked is played again with every step checked, to find its first diverging step."""
         game = pending.game
-        answers = self.conn.read_ahead(pending.ahead)
-        divergence = self._judged(pending.checks, answers)
+        expected = self._expected(pending)
+        answers = self.conn.read_ahead(pending.ahead, expected)
+        divergence = None if answers is None else self._judged(pending.checks, answers)
+        if expected is not None and answers is not None and divergence is None:
+            self.raw = False  # the same answers in other bytes: this implementation spells them otherwise
         applied = len(game.steps) if divergence is None else min(len(game.steps), divergence.steps)
         trace = Trace(divergence, applied, pending.choices)
         if divergence is None or game.every_step:
@@ -274,6 +327,7 @@ class Pending:
     fresh: bool
     checks: list[tuple] = field(default_factory=list)
     ahead: Ahead | None = None  # what Connection.send_ahead made of its requests
+    answers: list[str] = field(default_factory=list)  # the reference adapter's answers, after their seq (Lockstep._expected)
 
 
 def _choices(source, game: Plan) -> list[int]:
@@ -286,6 +340,40 @@ def _text(value: object) -> str:
         return json.dumps(value, sort_keys=True)
     except (TypeError, ValueError):
         return ""
+
+
+# The reference adapter's answer to each kind of check, after its seq (conquian_ref.conformance.
+# adapter: {"seq": seq, **answer}, written by _ANSWER_ENCODER's settings).
+_REQUEST_ENCODER = json.JSONEncoder(separators=(",", ":"))  # as the connection writes a request (client._line)
+_ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+_ACCEPTED = ',"result":"accepted"}'
+_ANSWER = {  # but `apply`'s (_ACCEPTED, or _refused)
+    "setup": lambda check: ',"ok":true}',
+    "legal": lambda check: f',"legal":{_ANSWER_ENCODER.encode(check[5])}}}',
+    "state": lambda check: f',"state":{_ANSWER_ENCODER.encode(check[5])}}}',
+}
+
+
+def _action_text(action: dict) -> str:
+    """An action's JSON text as the connection writes it (_REQUEST_ENCODER's bytes), written by
+    hand for the shapes actions have (text, and lists of text): at every illegal step of every
+    game, and the encoder costs three times as much for so small an object."""
+    members = []
+    for key, value in action.items():
+        if type(value) is str:
+            text = encode_basestring_ascii(value)
+        elif type(value) is list and all(type(v) is str for v in value):
+            text = "[" + ",".join(map(encode_basestring_ascii, value)) + "]"
+        else:  # no action has another shape; the encoder writes it whatever it is
+            return _REQUEST_ENCODER.encode(action)
+        members.append(f"{encode_basestring_ascii(key)}:{text}")
+    return "{" + ",".join(members) + "}"
+
+
+def _refused(step: Step) -> str:
+    """The reference adapter's answer to an action the reference refused, after its seq."""
+    reason, message = _ANSWER_ENCODER.encode(step.want["refused"]), _ANSWER_ENCODER.encode(step.message)
+    return f',"result":"refused","reason":{reason},"message":{message}}}'
 
 
 def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) -> tuple:
