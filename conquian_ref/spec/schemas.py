@@ -11,8 +11,9 @@ The files carry no `$id`, and refer to one another by relative reference
 that file is read from (docs/editors.md says why), so any validator or editor given the file's
 path follows it. Here every schema is registered under its file name, which is the same thing.
 
-- `load_schema(name)`: the parsed schema (tests check each against the 2020-12 meta-schema). `name` is
-  a file name ("profile.schema.json") or its short form ("profile").
+- `load_schema(name)`: the parsed schema (tests check each against the 2020-12 meta-schema).
+  `name` is a file name ("profile.schema.json") or its short form ("profile"). It, `schema_file`,
+  `schema_names` and the bundling are spec/schema_files.py's, which imports no validator.
 - `validator(name)`: a `jsonschema.Draft202012Validator` for that schema, on its bundled form.
   Its `items` and `properties` keywords first ask a check compiled from the schema (spec/schema_check.py:
   True exactly where jsonschema finds no error) and leave to jsonschema only the values that
@@ -41,6 +42,7 @@ from .schema_files import BUNDLED, SUFFIX, _bundled, _file_name, _load, load_sch
 
 __all__ = ["BUNDLED", "SUFFIX", "bundled", "bundled_text", "definition_validator", "load_schema", "registry",
            "schema_file", "schema_names", "validator"]
+
 
 @cache
 def registry() -> Registry:
