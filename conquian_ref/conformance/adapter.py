@@ -171,7 +171,6 @@ def _field(request: dict, name: str):
     return request[name]
 
 
-
 def _deal_problem(entry: object) -> str | None:
     """What is wrong with one entry of a match's `deals` ("<where>: <message>"), or None. It is
     checked against the one form it claims (a misdeal, or an outcome), so that the error names

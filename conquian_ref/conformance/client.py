@@ -320,15 +320,12 @@ class Connection:
         request alone is a test of its own (tests/test_protocol.py: the whole corpus over the
         adapter process gives the in-process run's results, scenario by scenario)."""
         self._wait()  # the deadline: an in-process call cannot be interrupted, but none starts after it
-        if not self._copied:
-            try:
-                return self._direct.handle(message)
-            except Exception as exc:  # the same report as a stranger's bug would get
-                raise Crash(f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
         try:
-            answer = self._direct.handle(json.loads(json.dumps(message)))
+            answer = self._direct.handle(json.loads(json.dumps(message)) if self._copied else message)
         except Exception as exc:  # the adapter's own bug: report it against this scenario
             raise Crash(f"handle() raised {type(exc).__name__}: {exc}", traceback.format_exc()) from None
+        if not self._copied:
+            return answer
         if not isinstance(answer, dict):
             raise Garbage(f"handle() returned {type(answer).__name__}, not an object")
         try:  # the same checks as an answer line: JSON values only, no NaN, not too deep, UTF-8 text

@@ -27,7 +27,6 @@ from enum import StrEnum
 from typing import Callable
 
 
-
 class ForcingFit(StrEnum):
     """What "fits" means when a card may be forced or demanded (`forcing.fit`)."""
 

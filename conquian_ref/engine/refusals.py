@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import FIELDS
-
 from .phases import PHASES, Phase
 from .policies import TIMINGS, MeldTiming, never
 

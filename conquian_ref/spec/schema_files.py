@@ -5,6 +5,7 @@ another).
 
 - `load_schema(name)`, `schema_file(name)`, `schema_names()`: a shipped schema, parsed; its path;
   every schema's file name.
+- `bundled(name)`: the schema as one self-contained document.
 - `definition(name, pointer)`: one definition of a schema as a self-contained schema, every `$ref`
   inlined: what spec/schema_check.py compiles into a check that says "valid" exactly where
   jsonschema would, so that a valid value is judged without jsonschema at all.
@@ -120,6 +121,17 @@ def definition(name: str, pointer: str) -> dict:
     """The definition at `pointer` ("/$defs/outcome") of schema `name`, self-contained: the
     schema's bundled definitions inlined into it (cached: spec/schema_check.py compiles a schema
     once per object)."""
-    inlined = _inlined({"$ref": f"#{pointer}", "$defs": _bundled(_file_name(name)).get("$defs", {})})
-    body = {k: v for k, v in inlined.items() if k != "$defs"}
-    return inlined if '"$ref"' in json.dumps(body) else body  # a recursive one keeps what it refers to
+    return _self_contained(_inlined({"$ref": f"#{pointer}", "$defs": _bundled(_file_name(name)).get("$defs", {})}))
+
+
+def bundled(name: str) -> dict:
+    """Schema `name` as one self-contained document: every `$ref` inlined (except where a
+    definition refers back to itself; no shipped schema does), no `$defs` left to refer to."""
+    return _self_contained(_bundled(_file_name(name)))
+
+
+def _self_contained(schema: dict) -> dict:
+    """An inlined schema without its `$defs`, once nothing refers to them; a recursive
+    definition stays behind its `$ref`, with the `$defs` it needs."""
+    body = {k: v for k, v in schema.items() if k != "$defs"}
+    return schema if '"$ref"' in json.dumps(body) else body

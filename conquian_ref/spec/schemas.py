@@ -38,7 +38,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .schema_check import Unsure, check_of
-from .schema_files import BUNDLED, SUFFIX, _bundled, _file_name, _load, load_schema, schema_file, schema_names
+from .schema_files import BUNDLED, SUFFIX, _bundled, _file_name, _load, bundled, load_schema, schema_file, schema_names
 
 __all__ = ["BUNDLED", "SUFFIX", "bundled", "bundled_text", "definition_validator", "load_schema", "registry",
            "schema_file", "schema_names", "validator"]
@@ -97,15 +97,6 @@ def _holds(check, values: list) -> bool:
 _items = Draft202012Validator.VALIDATORS["items"]
 _properties_keyword = Draft202012Validator.VALIDATORS["properties"]
 _Fast = validators.extend(Draft202012Validator, {"items": _fast_items, "properties": _fast_properties})
-
-
-def bundled(name: str) -> dict:
-    """Schema `name` as one self-contained document: every `$ref` inlined (except where a
-    definition refers back to itself; no shipped schema does), no `$defs` left to refer to."""
-    schema = _bundled(_file_name(name))
-    body = {k: v for k, v in schema.items() if k != "$defs"}
-    # A recursive definition would stay behind its $ref, with the $defs it needs.
-    return schema if '"$ref"' in json.dumps(body) else body
 
 
 def bundled_text(name: str) -> str:
