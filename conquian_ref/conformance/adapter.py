@@ -277,14 +277,14 @@ def _no_constant(name: str):
 # Built once: json.loads and json.dumps with options build a new decoder and encoder per call,
 # a tenth of this adapter's time when the fuzzer streams it tens of thousands of requests.
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
-_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))  # the fuzzer writes the answers it expects with it
 
 
 def _encode(answer: dict) -> bytes:
     """One answer line: strict JSON (no NaN), UTF-8. A lone surrogate echoed from a request (a
     `seq` such as "\\ud800") cannot be UTF-8: that answer is written with \\u escapes instead."""
     try:
-        return _ENCODER.encode(answer).encode()
+        return ANSWER_ENCODER.encode(answer).encode()
     except UnicodeEncodeError:
         return json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
     except (ValueError, RecursionError) as exc:

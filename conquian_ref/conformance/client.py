@@ -358,10 +358,10 @@ class Ahead:
 
 
 def _line(message: dict) -> bytes:
-    return _ENCODER.encode(message).encode() + b"\n"
+    return REQUEST_ENCODER.encode(message).encode() + b"\n"
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one for every request (json.dumps with an option makes one per call)
+REQUEST_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one for every request (json.dumps with an option makes one per call)
 
 
 def _load_python_adapter(spec: str):

@@ -27,7 +27,8 @@ import json
 from json.encoder import encode_basestring_ascii
 from dataclasses import dataclass, field
 
-from ...conformance.client import Ahead, Connection
+from ...conformance.adapter import ANSWER_ENCODER
+from ...conformance.client import REQUEST_ENCODER, Ahead, Connection
 from ...conformance.driver import ImplementationDriver, hands_and_stock
 from ...conformance.failures import AdapterFailure, BadAnswer, Unsupported
 from ...engine.actions import Action
@@ -186,7 +187,7 @@ class Lockstep:
         pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state)
         for i, step in enumerate(game.steps):
             if step.legal is None and step.state is None:  # the default: the action alone (as _step_checks has it)
-                pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)))
+                pairs.append(_apply_pair(i, step))
             else:
                 pairs += self._step_checks(profile, i, step)
         if game.last_legal is not None:
@@ -209,7 +210,7 @@ class Lockstep:
         members, answers = [], []
         for (cmd, fields), check in pairs:
             if cmd != "apply":
-                members.append(_REQUEST_ENCODER.encode(fields)[1:-1])
+                members.append(REQUEST_ENCODER.encode(fields)[1:-1])
                 answers.append(_ANSWER[cmd](check))
                 continue
             step = steps[check[2]]
@@ -288,7 +289,7 @@ class Lockstep:
         for seat in profile.seats if step.legal is not None else ():
             pairs.append((("legal", {"seat": seat}), ("legal", "legal", i, seat, None, step.legal[seat])))
         if step.action is not None:
-            pairs.append((("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)))
+            pairs.append(_apply_pair(i, step))
         if step.state is not None:
             pairs.append((("state", {}), ("state", "state", i, step.seat, step.action, step.state)))
         return pairs
@@ -342,20 +343,21 @@ def _text(value: object) -> str:
         return ""
 
 
-# The reference adapter's answer to each kind of check, after its seq (conquian_ref.conformance.
-# adapter: {"seq": seq, **answer}, written by _ANSWER_ENCODER's settings).
-_REQUEST_ENCODER = json.JSONEncoder(separators=(",", ":"))  # as the connection writes a request (client._line)
-_ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+# The reference adapter's answer to each kind of check, after its seq ({"seq": seq, **answer}).
 _ACCEPTED = ',"result":"accepted"}'
 _ANSWER = {  # but `apply`'s (_ACCEPTED, or _refused)
     "setup": lambda check: ',"ok":true}',
-    "legal": lambda check: f',"legal":{_ANSWER_ENCODER.encode(check[5])}}}',
-    "state": lambda check: f',"state":{_ANSWER_ENCODER.encode(check[5])}}}',
+    "legal": lambda check: f',"legal":{ANSWER_ENCODER.encode(check[5])}}}',
+    "state": lambda check: f',"state":{ANSWER_ENCODER.encode(check[5])}}}',
 }
 
 
+def _apply_pair(i: int, step: Step) -> tuple:  # the request of step i's action, and its check
+    return ("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)
+
+
 def _action_text(action: dict) -> str:
-    """An action's JSON text as the connection writes it (_REQUEST_ENCODER's bytes), written by
+    """An action's JSON text as the connection writes it (REQUEST_ENCODER's bytes), written by
     hand for the shapes actions have (text, and lists of text): at every illegal step of every
     game, and the encoder costs three times as much for so small an object."""
     members = []
@@ -365,14 +367,14 @@ def _action_text(action: dict) -> str:
         elif type(value) is list and all(type(v) is str for v in value):
             text = "[" + ",".join(map(encode_basestring_ascii, value)) + "]"
         else:  # no action has another shape; the encoder writes it whatever it is
-            return _REQUEST_ENCODER.encode(action)
+            return REQUEST_ENCODER.encode(action)
         members.append(f"{encode_basestring_ascii(key)}:{text}")
     return "{" + ",".join(members) + "}"
 
 
 def _refused(step: Step) -> str:
     """The reference adapter's answer to an action the reference refused, after its seq."""
-    reason, message = _ANSWER_ENCODER.encode(step.want["refused"]), _ANSWER_ENCODER.encode(step.message)
+    reason, message = ANSWER_ENCODER.encode(step.want["refused"]), ANSWER_ENCODER.encode(step.message)
     return f',"result":"refused","reason":{reason},"message":{message}}}'
 
 
