@@ -40,7 +40,7 @@ from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
 from .known import FuzzKnown
 from .lockstep import Lockstep, Pending, plan
-from .diagnose import causes_of_game, look_again
+from .diagnose import look_again, seen_in_game
 from .naming import Seen, settle
 from .shrink import Shrunk, shrink
 
@@ -279,10 +279,9 @@ def _finished(run: FuzzRun, lockstep: Lockstep, pending, known: FuzzKnown, cause
     if trace.divergence is None:
         return False
     whole = GameSpec(spec.profile_id, spec.deck, spec.dealer, list(spec.choices))  # every action, past the divergence too
-    finds = len(run.house_rules)
     spec.choices = trace.choices or spec.choices  # up to the first divergence: what is shrunk
-    for n, (cause, divergence, explained_by) in enumerate(causes_of_game(run, lockstep, whole, trace.divergence, hypotheses)):
-        seen = Seen(cause, explained_by, spec.profile_id, g, divergence, spec if n == 0 else whole, n > 0, whole, finds)
+    for seen in seen_in_game(run, lockstep, spec, whole, g, trace.divergence, hypotheses):
+        cause, divergence = seen.cause, seen.divergence
         run.seen.append(seen)
         run.counts[cause] += 1
         if run.counts[cause] > 1:

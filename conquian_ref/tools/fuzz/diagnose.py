@@ -103,6 +103,15 @@ def causes_of_game(run, lockstep, spec: GameSpec, first: Divergence, hypotheses:
     return [(d.cause, first if n == 0 else as_fuzz_divergence(d, scenario), d.explained_by) for n, d in enumerate(diagnosed.every())]
 
 
+def seen_in_game(run, lockstep, spec: GameSpec, whole: GameSpec, g: int, first: Divergence,
+                 hypotheses: tuple[Variant, ...]) -> list[Seen]:
+    """Every divergence of game `g` with its cause (causes_of_game), as the run keeps them: the
+    first with `spec`, the game up to it (what is shrunk), those past it with the `whole` game."""
+    finds = len(run.house_rules)
+    return [Seen(cause, explained_by, whole.profile_id, g, divergence, spec if n == 0 else whole, n > 0, whole, finds)
+            for n, (cause, divergence, explained_by) in enumerate(causes_of_game(run, lockstep, whole, first, hypotheses))]
+
+
 def look_again(run, lockstep, hypotheses: tuple[Variant, ...]) -> None:
     """Diagnose again, with every house rule the run found, the games with an unexplained
     divergence that were diagnosed before some of them were found (as check does: two house rules
@@ -114,13 +123,10 @@ def look_again(run, lockstep, hypotheses: tuple[Variant, ...]) -> None:
     games: dict[tuple[str, int], list[Seen]] = {}
     for seen in run.seen:
         games.setdefault((seen.profile_id, seen.game), []).append(seen)
-    for (profile_id, g), seen in games.items():
+    for (_, g), seen in games.items():
         if not unexplained(seen) or seen[0].finds >= len(run.house_rules) or seen[0].whole is None:
             continue
-        named = causes_of_game(run, lockstep, seen[0].whole, seen[0].divergence, hypotheses)
-        again = [Seen(cause, explained_by, profile_id, g, divergence, seen[0].spec if n == 0 else seen[0].whole, n > 0,
-                      seen[0].whole, len(run.house_rules))
-                 for n, (cause, divergence, explained_by) in enumerate(named)]
+        again = seen_in_game(run, lockstep, seen[0].spec, seen[0].whole, g, seen[0].divergence, hypotheses)
         if unexplained(again) < unexplained(seen):
             at = run.seen.index(seen[0])
             run.seen[at:at + len(seen)] = again
