@@ -18,7 +18,7 @@ import sys
 
 def version_of(distribution: str) -> str | None:
     """The installed version of `distribution`, or None when it is not installed."""
-    wanted = re.sub(r"[-_.]+", "_", distribution).lower()
+    wanted = _normalised(distribution)
     for folder in sys.path:
         try:
             names = os.listdir(folder or ".")
@@ -35,7 +35,12 @@ def version_of(distribution: str) -> str | None:
 
 def _project(name: str) -> str:
     """The normalised distribution name of a metadata folder `<name>[-<version>].<dist|egg>-info`."""
-    return re.sub(r"[-_.]+", "_", name.rsplit(".", 1)[0].split("-", 1)[0]).lower()
+    return _normalised(name.rsplit(".", 1)[0].split("-", 1)[0])
+
+
+def _normalised(name: str) -> str:
+    """A distribution name as the metadata folder names it (runs of -, _ and . as one _, lower case)."""
+    return re.sub(r"[-_.]+", "_", name).lower()
 
 
 def _from_metadata(distribution: str) -> str | None:
