@@ -170,3 +170,40 @@ def test_a_match_entry_whose_winner_does_not_fit_its_result_is_one_error_naming_
     answer = ReferenceAdapter().handle({"seq": 1, "cmd": "match", "profile": profile, "first_dealer": 0, "deals": [entry]})
     message = answer["error"]["message"]
     assert message.startswith(field) and "internal error" not in message and "\n" not in message
+
+
+class _Unbuffered:
+    """A standard output with no buffer of its own (PYTHONUNBUFFERED=1): every write is seen."""
+
+    def __init__(self):
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        self.writes.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+class _Batches:
+    """Standard input arriving in these chunks, one per read; `out` records what had been
+    written when each chunk was read."""
+
+    def __init__(self, chunks: list[bytes], out: _Unbuffered):
+        self.chunks, self.out, self.written_before = list(chunks), out, []
+
+    def read1(self, n: int) -> bytes:
+        self.written_before.append(b"".join(self.out.writes))
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+def test_a_pipelined_batch_is_answered_with_one_write_even_on_an_unbuffered_output():
+    requests = [b'{"seq":%d,"cmd":"start","version":"1"}' % i for i in range(5)]
+    out = _Unbuffered()
+    stdin = _Batches([b"\n".join(requests[:3]) + b"\n", b"\n".join(requests[3:]) + b"\n"], out)
+    serve(stdin, out)
+    assert len(out.writes) == 2  # one per batch read, not one per answer
+    assert [len(w.splitlines()) for w in out.writes] == [3, 2]
+    # the first batch's answers were written before the adapter waited for more
+    assert stdin.written_before[1] == out.writes[0] and stdin.written_before[0] == b""

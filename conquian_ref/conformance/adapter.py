@@ -221,7 +221,19 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     adapter = ReferenceAdapter(allow_profile_files=allow_profile_files)
-    for line in _lines(stdin, stdout):
+    # The answers are gathered here and written together whenever no whole request is waiting
+    # (_lines): one write for a pipelined batch, whatever buffering the standard output has
+    # (under PYTHONUNBUFFERED=1 it has none, and a write per answer made the fuzzer's games
+    # against this adapter about 12 % slower: docs/performance.md).
+    answers: list[bytes] = []
+
+    def send() -> None:
+        if answers:
+            stdout.write(b"".join(answers))
+            answers.clear()
+        stdout.flush()
+
+    for line in _lines(stdin, send):
         request, answer = None, _unreadable(line)
         if answer is None:
             try:
@@ -232,10 +244,10 @@ def serve(stdin=None, stdout=None, allow_profile_files: bool = False) -> int:
                 answer = _error_answer(f"not JSON: {str(exc)[:200]}")
             else:
                 answer = adapter.handle(request)
-        stdout.write(_encode(answer) + b"\n")
+        answers.append(_encode(answer) + b"\n")
         if isinstance(request, dict) and request.get("cmd") == "stop":
             break
-    stdout.flush()
+    send()
     return 0
 
 
@@ -252,15 +264,15 @@ def _error_answer(message: str) -> dict:
     return {"seq": None, "error": {"message": message}}
 
 
-def _lines(stdin, stdout):
+def _lines(stdin, send):
     """The request lines (the last one without a newline if the input ends inside it), and a
     TooLong for each line over MAX_REQUEST_LINE bytes, read in linear time (lines.LineSplitter).
-    The answers written so far are flushed whenever no whole request is waiting, before reading
+    `send()` writes the answers so far whenever no whole request is waiting, before reading
     more: a pipelined batch of requests is answered with one write, not one per answer, and an
     answer is never held back while its requester waits for it."""
     splitter = LineSplitter(MAX_REQUEST_LINE)
     while True:
-        stdout.flush()
+        send()
         data = stdin.read1(1 << 16)
         if not data:
             rest = splitter.rest()
