@@ -11,6 +11,7 @@ shrunk with Hypothesis to a minimal game and written as its own draft scenario t
 * known.py: the known failures that apply to random games (by cause, by rule id);
 * compare.py: the comparison of one step, per capability;
 * lockstep.py: one game played on both sides (planned, then pipelined);
+* texts.py: the request bytes the fuzzer writes and the answer bytes it expects;
 * shrink.py: the Hypothesis shrink;
 * draft.py: the draft scenario, its id and its YAML text;
 * campaign.py: a run over many games (shards, causes), its report and the reproduction command;

@@ -24,10 +24,8 @@ only bytes that differ are parsed and judged, with the same verdicts.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring_ascii
 from dataclasses import dataclass, field
 
-from ...conformance.adapter import ANSWER_ENCODER
 from ...conformance.client import REQUEST_ENCODER, Ahead, Connection
 from ...conformance.driver import ImplementationDriver, hands_and_stock
 from ...conformance.failures import AdapterFailure, BadAnswer, Unsupported
@@ -39,6 +37,7 @@ from ...engine.ruleset import Variant
 from .agent import ListSource, choose
 from .compare import legal_divergence, result_divergence, state_divergence
 from .divergence import Divergence, Trace, short
+from .texts import ACCEPTED, ANSWER, action_text, refused
 
 MAX_STEPS = 10_000  # per game: a deal always ends (see simulate.py); a guard only
 
@@ -211,16 +210,16 @@ class Lockstep:
         for (cmd, fields), check in pairs:
             if cmd != "apply":
                 members.append(REQUEST_ENCODER.encode(fields)[1:-1])
-                answers.append(_ANSWER[cmd](check))
+                answers.append(ANSWER[cmd](check))
                 continue
             step = steps[check[2]]
             text = texts.get(step.act) if step.act is not None else None
             if text is None:
-                text = _action_text(fields["action"])
+                text = action_text(fields["action"])
                 if step.act is not None:
                     texts[step.act] = text
             members.append(f'"seat":{fields["seat"]},"action":{text}')
-            answers.append(_ACCEPTED if step.want == "accepted" else _refused(step))
+            answers.append(ACCEPTED if step.want == "accepted" else refused(step.want["refused"], step.message))
         return members, answers
 
     def _expected(self, pending: "Pending") -> bytes | None:
@@ -343,39 +342,8 @@ def _text(value: object) -> str:
         return ""
 
 
-# The reference adapter's answer to each kind of check, after its seq ({"seq": seq, **answer}).
-_ACCEPTED = ',"result":"accepted"}'
-_ANSWER = {  # but `apply`'s (_ACCEPTED, or _refused)
-    "setup": lambda check: ',"ok":true}',
-    "legal": lambda check: f',"legal":{ANSWER_ENCODER.encode(check[5])}}}',
-    "state": lambda check: f',"state":{ANSWER_ENCODER.encode(check[5])}}}',
-}
-
-
 def _apply_pair(i: int, step: Step) -> tuple:  # the request of step i's action, and its check
     return ("apply", {"seat": step.seat, "action": step.action}), ("apply", "apply", i, step.seat, step.action, step.want)
-
-
-def _action_text(action: dict) -> str:
-    """An action's JSON text as the connection writes it (REQUEST_ENCODER's bytes), written by
-    hand for the shapes actions have (text, and lists of text): at every illegal step of every
-    game, and the encoder costs three times as much for so small an object."""
-    members = []
-    for key, value in action.items():
-        if type(value) is str:
-            text = encode_basestring_ascii(value)
-        elif type(value) is list and all(type(v) is str for v in value):
-            text = "[" + ",".join(map(encode_basestring_ascii, value)) + "]"
-        else:  # no action has another shape; the encoder writes it whatever it is
-            return REQUEST_ENCODER.encode(action)
-        members.append(f"{encode_basestring_ascii(key)}:{text}")
-    return "{" + ",".join(members) + "}"
-
-
-def _refused(step: Step) -> str:
-    """The reference adapter's answer to an action the reference refused, after its seq."""
-    reason, message = ANSWER_ENCODER.encode(step.want["refused"]), ANSWER_ENCODER.encode(step.message)
-    return f',"result":"refused","reason":{reason},"message":{message}}}'
 
 
 def _setup_pair(profile: Profile, deck: list[str], dealer: int, caps: set[str]) -> tuple:
