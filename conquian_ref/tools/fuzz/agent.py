@@ -13,7 +13,6 @@ import random
 from dataclasses import dataclass, field
 
 from ...engine.actions import FIELDS, Action
-from ...engine.cards import cards_of
 from ...engine.game import Game
 
 CHOICE_BITS = 16

@@ -242,7 +242,8 @@ def _profiles_to_fuzz(profile: str, supported: list[str], impl: str) -> list[str
 def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int, every_step: bool, report, progress: bool,
                 hypotheses: tuple[Variant, ...] = ()) -> None:
     """Play the run's games, profile by profile, until `causes` new causes are found. Game g + 1
-    is planned on the reference while the adapter answers game g (Lockstep.send / finish)."""
+    is planned on the reference and its requests prepared while the adapter answers game g
+    (Lockstep.prepare, finish, send)."""
     from ...spec.profiles import load_profile
 
     per_profile = shard_games(run.first_game, run.games_per_profile, run.shard)
@@ -256,9 +257,10 @@ def _play_games(run: FuzzRun, lockstep: Lockstep, known: FuzzKnown, causes: int,
                 source = AgentSource(random.Random(game_seed(run.seed, g, f"fuzz-agent/{profile_id}")))
                 game = plan(prof, spec.deck, spec.dealer, source, every_step, lockstep.caps, lockstep.variants)
                 spec.choices = source.choices[: len(game.steps)]
+                ready = lockstep.prepare(prof, spec.deck, spec.dealer, game, spec.choices)
                 if pending and _finished(run, lockstep, pending, known, causes, report, bar, hypotheses):
                     return
-                pending = (lockstep.send(prof, spec.deck, spec.dealer, game, spec.choices), spec, g)
+                pending = (lockstep.send(ready), spec, g)
         if pending:
             _finished(run, lockstep, pending, known, causes, report, bar, hypotheses)
     except AdapterFailure as exc:  # a restart failed

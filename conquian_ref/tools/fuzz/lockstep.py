@@ -121,9 +121,10 @@ class Lockstep:
     """Plays games on the reference and on the implementation together.
 
     `run` plays one game and waits for it. A campaign overlaps its games instead: `plan` the
-    next game on the reference while the adapter answers the previous one, `finish` the previous
-    one (read its answers, compare), then `send` the next (`Pending`): the two processes work at
-    the same time, on two cores."""
+    next game on the reference and `prepare` its requests while the adapter answers the previous
+    one, `finish` the previous one (read its answers, compare), then `send` the next (`Pending`):
+    the two processes work at the same time, on two cores, and the adapter waits between games
+    only for the judging of the last one and a write."""
 
     def __init__(self, conn: Connection, variants: tuple[Variant, ...] = ()):
         self.conn = conn
@@ -143,7 +144,7 @@ class Lockstep:
         `every_step`, a game that differs is played again with every step checked."""
         if not every_step:
             game = plan(profile, deck, dealer, source, False, self.caps, self.variants)
-            return self.finish(self.send(profile, deck, dealer, game, _choices(source, game), fresh))
+            return self.finish(self.send(self.prepare(profile, deck, dealer, game, _choices(source, game), fresh)))
         self._restart_if(fresh)
         # Step by step (each step's requests pipelined), stopping at the first divergence: what
         # the shrink asks for, game after game, and Hypothesis draws no further than needed.
@@ -179,10 +180,11 @@ class Lockstep:
             self.caps = set(self.conn.handshake.capabilities)
             self.broken = False
 
-    def send(self, profile: Profile, deck: list[str], dealer: int, game: Plan, choices: list[int], fresh: bool = False) -> "Pending":
-        """Set the deal up and send every request of the planned game, without waiting."""
-        self._restart_if(fresh)
-        pending = Pending(profile, deck, dealer, game, choices, fresh)
+    def prepare(self, profile: Profile, deck: list[str], dealer: int, game: Plan, choices: list[int], fresh: bool = False) -> "Pending":
+        """Every request of the planned game, its check, its text and the answer expected, ready
+        to `send`: worked out while the adapter still answers the game before (a campaign
+        prepares game g + 1 before it finishes game g, so the adapter waits only for the write)."""
+        pending = Pending(profile, deck, dealer, game, choices, fresh, caps=frozenset(self.caps))
         pairs = [_setup_pair(profile, deck, dealer, self.caps)] + self._setup_checks(game.setup_state)
         for i, step in enumerate(game.steps):
             if step.legal is None and step.state is None:  # the default: the action alone (as _step_checks has it)
@@ -194,10 +196,19 @@ class Lockstep:
         if game.final_state is not None:
             last = game.steps[-1] if game.steps else Step(None, None, None)
             pairs.append((("state", {}), ("state", "end", max(len(game.steps) - 1, 0), last.seat, last.action, game.final_state)))
+        pending.requests = [request for request, _ in pairs]
         pending.checks = [check for _, check in pairs]
-        members, pending.answers = self._texts(pairs, game.steps, profile)
+        pending.members, pending.answers = self._texts(pairs, game.steps, profile)
+        return pending
+
+    def send(self, pending: "Pending") -> "Pending":
+        """Set the deal up and send every request of a prepared game, without waiting."""
+        self._restart_if(pending.fresh)
+        if pending.caps != self.caps:  # a restarted adapter declared other capabilities: the requests follow them
+            pending = self.prepare(pending.profile, pending.deck, pending.dealer, pending.game, pending.choices, pending.fresh)
         # Written now if a pipe holds it; a larger batch (every step checked) is sent in finish.
-        pending.ahead = self.conn.send_ahead([request for request, _ in pairs], members)
+        pending.ahead = self.conn.send_ahead(pending.requests, pending.members)
+        pending.expected = self._expected(pending)  # while the adapter answers
         return pending
 
     def _texts(self, pairs: list[tuple], steps: list[Step], profile: Profile) -> tuple[list[str], list[str]]:
@@ -238,7 +249,7 @@ class Lockstep:
         """Read and compare the answers of a game sent; a game that differs without every step
         checked is played again with every step checked, to find its first diverging step."""
         game = pending.game
-        expected = self._expected(pending)
+        expected = pending.expected
         answers = self.conn.read_ahead(pending.ahead, expected)
         divergence = None if answers is None else self._judged(pending.checks, answers)
         if expected is not None and answers is not None and divergence is None:
@@ -317,7 +328,7 @@ class Lockstep:
 
 @dataclass
 class Pending:
-    """A game sent to the implementation, its answers not read yet."""
+    """A game prepared for the implementation, then sent to it, its answers not read yet."""
 
     profile: Profile
     deck: list[str]
@@ -325,9 +336,13 @@ class Pending:
     game: Plan
     choices: list[int]
     fresh: bool
+    caps: frozenset[str] = frozenset()  # the capabilities its requests follow
+    requests: list[tuple[str, dict]] = field(default_factory=list)
     checks: list[tuple] = field(default_factory=list)
-    ahead: Ahead | None = None  # what Connection.send_ahead made of its requests
+    members: list[str] | None = None  # each request's fields as JSON text (Lockstep._texts)
     answers: list[str] = field(default_factory=list)  # the reference adapter's answers, after their seq (Lockstep._expected)
+    ahead: Ahead | None = None  # what Connection.send_ahead made of its requests
+    expected: bytes | None = None  # the reference adapter's answer lines (Lockstep._expected)
 
 
 def _choices(source, game: Plan) -> list[int]:
