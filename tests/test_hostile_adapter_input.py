@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conquian_ref import PROFILE_IDS
 from conquian_ref.conformance.adapter import ReferenceAdapter, serve
@@ -207,3 +209,17 @@ def test_a_pipelined_batch_is_answered_with_one_write_even_on_an_unbuffered_outp
     assert [len(w.splitlines()) for w in out.writes] == [3, 2]
     # the first batch's answers were written before the adapter waited for more
     assert stdin.written_before[1] == out.writes[0] and stdin.written_before[0] == b""
+
+
+@given(seq=st.one_of(st.integers(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=5), st.none()),
+       result=st.sampled_from(["accepted", "refused", "Accepted"]), extra=st.booleans())
+def test_an_answer_is_written_as_the_encoder_writes_it_an_accepted_one_too(seq, result, extra):
+    from conquian_ref.conformance.adapter import ANSWER_ENCODER, _encode
+
+    answer = {"seq": seq, "result": result, **({"reason": "x"} if extra else {})}
+    try:
+        want = ANSWER_ENCODER.encode(answer).encode()
+    except ValueError:  # an integer too long to write: both give the error answer
+        want = None
+    got = _encode(answer)
+    assert got == want if want is not None else b"could not be written" in got
