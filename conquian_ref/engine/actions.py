@@ -41,6 +41,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+_KEYS = {action_type: frozenset(fields) | {"type"} for action_type, fields in FIELDS.items()}  # each type's whole set of keys
+
+
 class Action(NamedTuple):
     """A parsed action: `card` for exchange and discard, `cards` (a bit mask) for use.
     (A named tuple: immutable, and cheap to create by the thousand in legal-action listings.)"""
@@ -70,14 +73,15 @@ def parse_action(deck: Deck, data: object, field: str = "action") -> Action:
     action_type = data.get("type")
     if not isinstance(action_type, str) or action_type not in FIELDS:
         raise MalformedInput(f"{field}.type", f"unknown action type {shown(action_type)} (known: {', '.join(FIELDS)})")
-    expected = set(FIELDS[action_type]) | {"type"}
-    for key in data:
-        if key not in expected:
-            name = key if isinstance(key, str) and len(key) <= 40 else shown(key)  # a short name as it is
-            raise MalformedInput(f"{field}.{name}", f"a {action_type!r} action has no field {shown(key)}")
-    for key in expected:
-        if key not in data:
-            raise MalformedInput(f"{field}.{key}", f"a {action_type!r} action needs a {key!r}")
+    expected = _KEYS[action_type]
+    if data.keys() != expected:  # else exactly its keys: the common case, one comparison
+        for key in data:
+            if key not in expected:
+                name = key if isinstance(key, str) and len(key) <= 40 else shown(key)  # a short name as it is
+                raise MalformedInput(f"{field}.{name}", f"a {action_type!r} action has no field {shown(key)}")
+        for key in FIELDS[action_type]:
+            if key not in data:
+                raise MalformedInput(f"{field}.{key}", f"a {action_type!r} action needs a {key!r}")
     if action_type == "use":
         return Action(action_type, cards=mask_of(deck.parse_list(data["cards"], f"{field}.cards")))
     if "card" in data:
