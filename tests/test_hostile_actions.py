@@ -132,3 +132,17 @@ def test_bug_a_seat_equal_to_an_int_is_malformed_even_for_an_action_legal_listed
         game.legal(seat_of(seat))
     assert json.dumps(game.state_json()) == before
     assert all(type(e.get("seat", 0)) is int for e in game.history)
+
+
+@pytest.mark.parametrize("action, field, says", [
+    ({"type": "pass", "card": "AS"}, "action.card", "a 'pass' action has no field 'card'"),
+    ({"type": "discard"}, "action.card", "a 'discard' action needs a 'card'"),
+    ({"type": "use", "card": "AS"}, "action.card", "a 'use' action has no field 'card'"),  # an unknown key is named first
+    ({"type": "use", "cards": [], 1: 2}, "action.1", "has no field 1"),
+])
+def test_an_action_with_other_keys_than_its_type_has_is_malformed_at_the_key(action, field, says):
+    from conquian_ref.engine.actions import parse_action
+
+    with pytest.raises(MalformedInput) as caught:
+        parse_action(_game(PROFILE_IDS[0]).deck, action)
+    assert caught.value.field == field and says in str(caught.value)
