@@ -230,7 +230,12 @@ class Connection:
                             for i, ((cmd, _), text) in enumerate(zip(requests, members))]).encode()
         if len(data) > PIPELINE_BYTES:
             return Ahead(requests)
-        ahead = Ahead([], [self._message(cmd, fields) for cmd, fields in requests])
+        ahead = Ahead(requests, self.seq + 1)
+        if self.on_message:
+            for cmd, fields in requests:
+                self._message(cmd, fields)
+        else:  # numbered alone: the messages are only made if an answer must be read one by one
+            self.seq += len(requests)
         try:
             self._process.send(data, requests[0][0] if requests else "", self._wait())
         except AdapterFailure as exc:
@@ -244,7 +249,7 @@ class Connection:
         caller expects, as bytes (seq numbers included); None when the adapter wrote exactly
         those bytes (nothing parsed: the fuzzer's common case, docs/performance.md), else the
         answers as without it. Only over a process, with no message observer and no run deadline."""
-        if not ahead.messages:
+        if ahead.first_seq is None:
             return self.request_many(ahead.requests)
         if ahead.failure is not None:
             return [ahead.failure]
@@ -350,11 +355,19 @@ def _shown(value: object, limit: int = 60) -> str:
 
 @dataclass
 class Ahead:
-    """Requests given to send_ahead: written (`messages`), or kept for read_ahead (`requests`)."""
+    """Requests given to send_ahead: written, numbered from `first_seq`, or kept for read_ahead
+    (`first_seq` None)."""
 
     requests: list[tuple[str, dict]]
-    messages: list[dict] = field(default_factory=list)
+    first_seq: int | None = None
     failure: AdapterFailure | None = None  # the write failed (the adapter has exited)
+
+    @property
+    def messages(self) -> list[dict]:
+        """The requests written, as the messages sent (made when asked: most batches never need them)."""
+        if self.first_seq is None:
+            return []
+        return [{"seq": seq, "cmd": cmd, **fields} for seq, (cmd, fields) in enumerate(self.requests, self.first_seq)]
 
 
 def _line(message: dict) -> bytes:

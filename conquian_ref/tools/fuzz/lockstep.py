@@ -239,11 +239,11 @@ class Lockstep:
         writes exactly these nothing needs parsing or judging (Connection.read_ahead): half of the
         fuzzer's own work per game was reading answers that said what was expected. Any other
         bytes (another implementation's spelling, a divergence) are read and judged as before."""
-        messages = pending.ahead.messages if pending.ahead is not None else None
-        if not messages or not self.raw:
+        first = pending.ahead.first_seq if pending.ahead is not None else None
+        if first is None or not pending.answers or not self.raw:
             return None
         # The connection numbers the requests of a batch one after the other (send_ahead).
-        return "".join([f'{{"seq":{seq}{answer}\n' for seq, answer in enumerate(pending.answers, messages[0]["seq"])]).encode()
+        return "".join([f'{{"seq":{seq}{answer}\n' for seq, answer in enumerate(pending.answers, first)]).encode()
 
     def finish(self, pending: "Pending") -> Trace:
         """Read and compare the answers of a game sent; a game that differs without every step
