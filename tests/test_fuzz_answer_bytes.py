@@ -137,3 +137,32 @@ def test_the_requests_written_from_the_fuzzers_own_text_are_the_connections_byte
         run_fuzz(impl=f"{PYTHON} -m conquian_ref.adapter", games=3, seed=5, out=tmp_path, echo=quiet)
         runs.append(list(written))
     assert runs[0] == runs[1] and len(runs[0]) > 3 * len(PROFILE_IDS)
+
+
+def test_a_game_prepared_before_a_restart_is_sent_as_the_capabilities_declared_after_it(monkeypatch):
+    """A campaign prepares game g + 1 before it finishes game g, which may restart the adapter:
+    the requests sent follow the capabilities the adapter declares when they are sent."""
+    import random
+
+    from conquian_ref.tools.fuzz.agent import AgentSource
+    from conquian_ref.tools.fuzz.lockstep import Lockstep, plan
+
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    profile = load_profile("anglo-american-v1")
+    conn = Connection(f"{PYTHON} -m conquian_ref.adapter")
+    conn.start()
+    try:
+        lockstep = Lockstep(conn)
+        declared = set(lockstep.caps)
+        lockstep.caps = declared - {"setup_deck"}  # as declared before a restart: deals are set up by hands
+        deck = profile.deck.shuffled(3)
+        game = plan(profile, deck, 0, AgentSource(random.Random(3)), False, lockstep.caps, ())
+        ready = lockstep.prepare(profile, deck, 0, game, [])
+        assert "hands" in ready.requests[0][1]
+        lockstep.caps = declared  # and after it
+        sent = lockstep.send(ready)
+        assert "deck" in sent.requests[0][1] and "hands" not in sent.requests[0][1]
+        trace = lockstep.finish(sent)
+        assert trace.divergence is None and trace.applied == len(game.steps) > 0
+    finally:
+        conn.close()
