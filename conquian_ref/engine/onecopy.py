@@ -10,7 +10,9 @@ Answers are memoised per mask.
 `OneCopy` is that search over the rule's melds (engine/meldrules.py) with two facts of the rule:
 the searches leave out the runs of 2 * run_min cards or more (each is two shorter runs, RUL-2,
 so they change no answer and only add branches; `meldrules.searched`), and `meldable` is a bit
-filter over whole masks (runs of `run_min`, sets of `set_min`) instead of trying melds.
+filter over whole masks (runs of `run_min`, sets of `set_min`) instead of trying melds. Its
+`legal_uses` splits the pool into the stretches of ranks no meld of it crosses
+(engine/parts.py) and combines the options of each.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from . import meldrules
+from .parts import Parts
 from .profile import Profile
 from .solver import MeldSolver, gated, indexed, run_starts, subsets
 
@@ -150,8 +153,15 @@ class GivenMelds(MeldSolver):
 
 class OneCopy(GivenMelds):
     """The rule's melds (engine/meldrules.py), one copy of each card: the searches skip the long
-    runs (`meldrules.searched`, RUL-2), `meldable` is a bit filter, and `extends` tries only the
-    melds the card completes, a group at a time (solver.gated)."""
+    runs (`meldrules.searched`, RUL-2), `meldable` is a bit filter, `legal_uses` answers part by
+    part (engine/parts.py), and `extends` tries only the melds the card completes, a group at a
+    time (solver.gated)."""
+
+    few_candidates = 1
+    """With the use search split into parts (engine/parts.py), asking each subset pays only up
+    to one candidate: over the questions of 300 random games per profile (instructions
+    counted) 1 costs 2 to 13 % less than 3 on eight one-copy profiles of nine, and within 1 %
+    on the others (docs/performance.md, 2026-12-07)."""
 
     def __init__(self, profile: Profile):
         table = meldrules.melds(profile)
@@ -162,6 +172,7 @@ class OneCopy(GivenMelds):
         self._run_starts = run_starts(profile)  # where a run of run_min may start
         self._run_min = profile.run_min
         self._set_min = min(profile.set_sizes)
+        self._parts = Parts(profile)
         # RUL-22: the melds each card completes, less the card, in groups with their tests
         # (solver.gated); the same bases `GivenMelds._extends` finds, without trying every meld.
         bases = [[m ^ (1 << c) for m in self._containing[c] if m ^ (1 << c) in self.is_meld] for c in range(deck.size)]
@@ -176,11 +187,31 @@ class OneCopy(GivenMelds):
                         return True
         return False
 
+    def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
+        """As GivenMelds.legal_uses, with more than `few_candidates` candidates answered part by
+        part (engine/parts.py): the options of each stretch of ranks no meld crosses, combined."""
+        must = exposed | card_bit
+        pool = must | hand
+        if not self._in_some_meld(card_bit.bit_length() - 1, pool):
+            return _NONE  # the taken card belongs to no meld at all: the common case
+        in_run, linked = self._links(pool)
+        candidates = hand & linked
+        if candidates.bit_count() <= self.few_candidates:  # ask each subset (see FEW_CANDIDATES)
+            return frozenset(s for s in subsets(candidates) if self.arrangeable(must | s))
+        if must & ~linked:
+            return _NONE  # an exposed card (or the taken one) in no meld of the pool
+        return frozenset(self._uses_in_parts(self._parts.split(pool, in_run, linked), must, candidates))
+
     def meldable(self, pool: int) -> int:
-        """The cards of `pool` in some meld of `pool`, with whole-mask bit operations: a card is
-        in a run when `run_min` consecutive cards of its suit around it are there (a window start
-        is only valid inside one suit's row), and in a set when its rank is present in at least
-        `set_min` suits. Cards outside this mask can never be exposed from `pool`."""
+        """The cards of `pool` in some meld of `pool`. Cards outside this mask can never be
+        exposed from `pool`."""
+        return self._links(pool)[1]
+
+    def _links(self, pool: int) -> tuple[int, int]:
+        """The cards of `pool` in runs of `run_min` there, and those in some meld of `pool`, with
+        whole-mask bit operations: a card is in a run when `run_min` consecutive cards of its suit
+        around it are there (a window start is only valid inside one suit's row), and in a set when
+        its rank is present in at least `set_min` suits."""
         starts = self._run_starts
         for i in range(self._run_min):
             starts &= pool >> i
@@ -197,4 +228,8 @@ class OneCopy(GivenMelds):
         in_set = 0
         for s, row in enumerate(rows):
             in_set |= (row & ranks) << (s * self._n_ranks)
-        return (in_run | in_set) & pool
+        return in_run, (in_run | in_set) & pool
+
+
+
+_NONE: frozenset[int] = frozenset()

@@ -98,6 +98,25 @@ class MeldSolver:
         """C-ARR-4 / RUL-3: the card joins the exposed cards, alone, under some rearrangement."""
         return exposed != 0 and self.arrangeable(exposed | card_bit)
 
+    def _uses_in_parts(self, parts: list[int], must: int, candidates: int) -> list[int]:
+        """C-TURN-2 part by part (engine/parts.py): every set of candidate hand cards that goes
+        down with `must`, as one choice per part, each part's cards arranged alone: a part with
+        no candidate only needs its cards of `must` arranged; one with candidates gives its
+        `use_options` (with none of `must`, its melds of hand cards alone, the empty one
+        included). Empty when some part has no choice."""
+        options = [0]
+        for part in parts:
+            here, hand = must & part, candidates & part
+            if not hand:
+                if not self.arrangeable(here):
+                    return []
+                continue
+            found = self.use_options(here, hand)
+            if not found:
+                return []
+            options = [chosen | more for chosen in options for more in found]  # disjoint cards: OR adds
+        return options
+
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld made of cards of `pool` holds `card` (copy 0 with two copies)."""
         for meld in self._witnesses[card]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from . import meldrules
 from .cards import canonical, cards_of, resolve
 from .profile import Profile
+from .parts import Parts
 from .solver import MeldSolver, gated, indexed, run_starts, subsets
 from .policies import SetSuits
 
@@ -232,6 +233,33 @@ class AnySuitSets(Multiset):
             tuple(m for m in self._containing[c] if m in self._runs_of_min) for c in range(deck.size)
         )
         self._memoise(arrangeable=self._by_rank, use_options=self._uses_by_rank)
+        self._parts = Parts(profile)
+
+    def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
+        """As Multiset.legal_uses, with more than `few_candidates` candidates answered part by
+        part (engine/parts.py): the options of each stretch of ranks no meld crosses, combined.
+        The filter of `meldable` is written out here, as it gives the runs `Parts` reads."""
+        low = self._low
+        pool = canonical(exposed | card_bit | hand, low)
+        if not self._in_some_meld((card_bit.bit_length() - 1) & ~1, pool):
+            return _NONE  # the common case: the taken card is in no meld at all
+        in_run = linked = self._in_runs(pool & low)
+        set_min = self._set_min
+        for bits in self._rank_bits:
+            here = pool & bits
+            if here.bit_count() >= set_min:
+                linked |= here & low
+        must = canonical(exposed | card_bit, low)
+        candidates = canonical(hand, low) & (linked | linked << 1)
+        if candidates.bit_count() <= self.few_candidates:  # as Multiset.legal_uses
+            options = [
+                s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)
+            ]
+        elif must & ~(linked | linked << 1):
+            return _NONE  # an exposed card (or the taken one) in no meld of the pool
+        else:
+            options = self._uses_in_parts(self._parts.split(pool, in_run, linked), must, candidates)
+        return frozenset(resolve(s, hand, low) for s in options)
 
     def _by_rank(self, mask: int, rank: int | None = None, pending: int = 0) -> bool:
         """Whether `mask` can be arranged, `pending` cards of `rank` already counted for sets.
