@@ -39,7 +39,6 @@ class Parts:
         self._row = sum(1 << step * r for r in range(n_ranks))  # copy 0 of the first suit's cards
         self._spread = sum(1 << width * s for s in range(n_suits))  # a row times this: every suit's
         self._folds = tuple(width << k for k in range((n_suits - 1).bit_length()))  # ORs every row onto the first
-        self._not_top = sum(1 << deck.card(s, r) for s in range(n_suits) for r in range(n_ranks - 1))
         self._two = deck.copies == 2
 
     def split(self, pool: int, in_run: int, linked: int) -> list[int]:
@@ -49,7 +48,9 @@ class Parts:
         pool (the runs' and the sets'). Written with whole-mask bit operations, a few dozen
         for any pool: the split must cost less than the search it saves (docs/performance.md)."""
         step, row, spread = self._step, self._row, self._spread
-        bridges = in_run & (in_run >> step) & self._not_top  # a suit's card of r and of r + 1 in runs
+        # a suit's card of r and of r + 1 in runs (at a suit's top rank this reads the next
+        # suit's ace: the carry below then runs past the row, which is cut off, so no harm)
+        bridges = in_run & (in_run >> step)
         ranks = linked
         for shift in self._folds:  # the ranks where some suit has a bridge, or a linked card
             bridges |= bridges >> shift

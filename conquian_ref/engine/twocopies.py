@@ -238,17 +238,12 @@ class AnySuitSets(Multiset):
     def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
         """As Multiset.legal_uses, with more than `few_candidates` candidates answered part by
         part (engine/parts.py): the options of each stretch of ranks no meld crosses, combined.
-        The filter of `meldable` is written out here, as it gives the runs `Parts` reads."""
+        The filter of `meldable` (`_links`) gives the runs `Parts` reads."""
         low = self._low
         pool = canonical(exposed | card_bit | hand, low)
         if not self._in_some_meld((card_bit.bit_length() - 1) & ~1, pool):
             return _NONE  # the common case: the taken card is in no meld at all
-        in_run = linked = self._in_runs(pool & low)
-        set_min = self._set_min
-        for bits in self._rank_bits:
-            here = pool & bits
-            if here.bit_count() >= set_min:
-                linked |= here & low
+        in_run, linked = self._links(pool)
         must = canonical(exposed | card_bit, low)
         candidates = canonical(hand, low) & (linked | linked << 1)
         if candidates.bit_count() <= self.few_candidates:  # as Multiset.legal_uses
@@ -306,15 +301,21 @@ class AnySuitSets(Multiset):
     def meldable(self, pool: int) -> int:
         """As Multiset.meldable, where a set is any `set_min` or more cards of one rank
         (RUL-33): a rank's cards are counted whatever their suits and copies."""
+        pool = canonical(pool, self._low)
+        linked = self._links(pool)[1]
+        return (linked | linked << 1) & pool
+
+    def _links(self, pool: int) -> tuple[int, int]:
+        """Copy 0 of the cards of the canonical `pool` in runs of `run_min` there, and of those
+        in some meld of it (those and the ranks there `set_min` times or more)."""
         low = self._low
-        pool = canonical(pool, low)
-        cards = self._in_runs(pool & low)
+        in_run = linked = self._in_runs(pool & low)
         set_min = self._set_min
         for bits in self._rank_bits:
             here = pool & bits
             if here.bit_count() >= set_min:
-                cards |= here & low
-        return (cards | cards << 1) & pool
+                linked |= here & low
+        return in_run, linked
 
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld of the multiset `pool` holds `card`: `set_min` cards of its rank,
