@@ -179,6 +179,13 @@ class OneCopy(GivenMelds):
         bases = [[m ^ (1 << c) for m in self._containing[c] if m ^ (1 << c) in self.is_meld] for c in range(deck.size)]
         self._ext_groups = tuple(gated(bases[c], deck.rank_of, deck.rank_of(c)) for c in range(deck.size))
 
+    def fits(self, exposed: int, card_bit: int) -> bool:
+        """C-ARR-4 / RUL-3 (solver.MeldSolver.fits): a card in no meld of the exposed cards and
+        itself cannot be arranged with them, which the witnesses tell without a search (most
+        cards offered fit nothing, and their masks are new, so the memo would miss)."""
+        pool = exposed | card_bit
+        return exposed != 0 and self._in_some_meld(card_bit.bit_length() - 1, pool) and self.arrangeable(pool)
+
     def _extends(self, exposed: int, card_bit: int) -> bool:
         """As GivenMelds._extends, over the card's bases in groups (solver.gated)."""
         for gate, region, least, bases in self._ext_groups[card_bit.bit_length() - 1]:
