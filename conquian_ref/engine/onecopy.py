@@ -158,9 +158,10 @@ class OneCopy(GivenMelds):
 
     few_candidates = 1
     """With the use search split into parts (engine/parts.py), asking each subset pays only up
-    to one candidate: over the questions of 300 random games per profile (instructions
-    counted) 1 costs 2 to 13 % less than 3 on eight one-copy profiles of nine, and within 1 %
-    on the others (docs/performance.md, 2026-12-07)."""
+    to one candidate: over the solver questions of 300 random games per profile (instructions
+    counted) 1 costs 2 to 10 % less than 3 on six one-copy profiles of nine and within 0.5 % on
+    the other three; 0, 2 and none at all (-1) cost more (docs/performance.md, "the meld
+    search in parts")."""
 
     def __init__(self, profile: Profile):
         table = meldrules.melds(profile)

@@ -17,9 +17,9 @@ other cards of the pool lie in no meld at all and in no part.
 
 These parts are coarser than the classes of cards linked by a shared meld (two runs of
 different suits over the same ranks stay in one part): that finer split was measured too and
-cost more to find than it saved (docs/performance.md, 2026-12-07). Only the rule's melds are
-read: a solver of another list of melds (onecopy.GivenMelds, a house rule's, a mutant's) does
-not split.
+cost more to find than it saved (docs/performance.md, "the meld search in parts"). Only the
+rule's melds are read: a solver of another list of melds (onecopy.GivenMelds, a house rule's,
+a mutant's) does not split.
 """
 
 from __future__ import annotations

@@ -39,8 +39,9 @@ eight questions, each stopping at its first arrangement) instead of enumerating 
 with `use_options`, which must explore every arrangement of the exposed cards. Measured over the
 legal-use questions of 300 random games per profile (instructions counted): about 10 % fewer
 on the 40-card ten-card-hand profiles, 8 % with two decks, about 20 % with 52 cards or 13-card
-hands; 4 candidates or more cost more than 3 (docs/performance.md). twocopies.AnySuitSets
-(two copies, sets of any suits) stops at 1: see its `few_candidates`."""
+hands; 4 candidates or more cost more than 3 (docs/performance.md). The rule's solvers, whose
+`legal_uses` answers part by part (engine/parts.py), stop at 1: see `few_candidates` of
+onecopy.OneCopy and twocopies.AnySuitSets."""
 
 
 class Solver(Protocol):

@@ -16,7 +16,7 @@ runs (`meldrules.searched`, RUL-2).
 
 `Multiset` is the general search (`set_suits: distinct` with two copies, and the cross-check of
 the other); `AnySuitSets` (`set_suits: any`) takes the cards rank by rank and counts the cards
-that go to sets.
+that go to sets, and answers `legal_uses` part by part (engine/parts.py).
 """
 
 from __future__ import annotations
