@@ -39,8 +39,9 @@ eight questions, each stopping at its first arrangement) instead of enumerating 
 with `use_options`, which must explore every arrangement of the exposed cards. Measured over the
 legal-use questions of 300 random games per profile (instructions counted): about 10 % fewer
 on the 40-card ten-card-hand profiles, 8 % with two decks, about 20 % with 52 cards or 13-card
-hands; 4 candidates or more cost more than 3 (docs/performance.md). twocopies.AnySuitSets
-(two copies, sets of any suits) stops at 1: see its `few_candidates`."""
+hands; 4 candidates or more cost more than 3 (docs/performance.md). The rule's solvers, whose
+`legal_uses` answers part by part (engine/parts.py), stop at 1: see `few_candidates` of
+onecopy.OneCopy and twocopies.AnySuitSets."""
 
 
 class Solver(Protocol):
@@ -97,6 +98,25 @@ class MeldSolver:
     def fits(self, exposed: int, card_bit: int) -> bool:
         """C-ARR-4 / RUL-3: the card joins the exposed cards, alone, under some rearrangement."""
         return exposed != 0 and self.arrangeable(exposed | card_bit)
+
+    def _uses_in_parts(self, parts: list[int], must: int, candidates: int) -> list[int]:
+        """C-TURN-2 part by part (engine/parts.py): every set of candidate hand cards that goes
+        down with `must`, as one choice per part, each part's cards arranged alone: a part with
+        no candidate only needs its cards of `must` arranged; one with candidates gives its
+        `use_options` (with none of `must`, its melds of hand cards alone, the empty one
+        included). Empty when some part has no choice."""
+        options = [0]
+        for part in parts:
+            here, hand = must & part, candidates & part
+            if not hand:
+                if not self.arrangeable(here):
+                    return []
+                continue
+            found = self.use_options(here, hand)
+            if not found:
+                return []
+            options = [chosen | more for chosen in options for more in found]  # disjoint cards: OR adds
+        return options
 
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld made of cards of `pool` holds `card` (copy 0 with two copies)."""

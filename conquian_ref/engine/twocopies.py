@@ -16,7 +16,7 @@ runs (`meldrules.searched`, RUL-2).
 
 `Multiset` is the general search (`set_suits: distinct` with two copies, and the cross-check of
 the other); `AnySuitSets` (`set_suits: any`) takes the cards rank by rank and counts the cards
-that go to sets.
+that go to sets, and answers `legal_uses` part by part (engine/parts.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 from . import meldrules
 from .cards import canonical, cards_of, resolve
 from .profile import Profile
+from .parts import Parts
 from .solver import MeldSolver, gated, indexed, run_starts, subsets
 from .policies import SetSuits
 
@@ -232,6 +233,28 @@ class AnySuitSets(Multiset):
             tuple(m for m in self._containing[c] if m in self._runs_of_min) for c in range(deck.size)
         )
         self._memoise(arrangeable=self._by_rank, use_options=self._uses_by_rank)
+        self._parts = Parts(profile)
+
+    def legal_uses(self, exposed: int, card_bit: int, hand: int) -> frozenset[int]:
+        """As Multiset.legal_uses, with more than `few_candidates` candidates answered part by
+        part (engine/parts.py): the options of each stretch of ranks no meld crosses, combined.
+        The filter of `meldable` (`_links`) gives the runs `Parts` reads."""
+        low = self._low
+        pool = canonical(exposed | card_bit | hand, low)
+        if not self._in_some_meld((card_bit.bit_length() - 1) & ~1, pool):
+            return _NONE  # the common case: the taken card is in no meld at all
+        in_run, linked = self._links(pool)
+        must = canonical(exposed | card_bit, low)
+        candidates = canonical(hand, low) & (linked | linked << 1)
+        if candidates.bit_count() <= self.few_candidates:  # as Multiset.legal_uses
+            options = [
+                s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)
+            ]
+        elif must & ~(linked | linked << 1):
+            return _NONE  # an exposed card (or the taken one) in no meld of the pool
+        else:
+            options = self._uses_in_parts(self._parts.split(pool, in_run, linked), must, candidates)
+        return frozenset(resolve(s, hand, low) for s in options)
 
     def _by_rank(self, mask: int, rank: int | None = None, pending: int = 0) -> bool:
         """Whether `mask` can be arranged, `pending` cards of `rank` already counted for sets.
@@ -278,15 +301,21 @@ class AnySuitSets(Multiset):
     def meldable(self, pool: int) -> int:
         """As Multiset.meldable, where a set is any `set_min` or more cards of one rank
         (RUL-33): a rank's cards are counted whatever their suits and copies."""
+        pool = canonical(pool, self._low)
+        linked = self._links(pool)[1]
+        return (linked | linked << 1) & pool
+
+    def _links(self, pool: int) -> tuple[int, int]:
+        """Copy 0 of the cards of the canonical `pool` in runs of `run_min` there, and of those
+        in some meld of it (those and the ranks there `set_min` times or more)."""
         low = self._low
-        pool = canonical(pool, low)
-        cards = self._in_runs(pool & low)
+        in_run = linked = self._in_runs(pool & low)
         set_min = self._set_min
         for bits in self._rank_bits:
             here = pool & bits
             if here.bit_count() >= set_min:
-                cards |= here & low
-        return (cards | cards << 1) & pool
+                linked |= here & low
+        return in_run, linked
 
     def _in_some_meld(self, card: int, pool: int) -> bool:
         """Whether some meld of the multiset `pool` holds `card`: `set_min` cards of its rank,
