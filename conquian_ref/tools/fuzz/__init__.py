@@ -10,6 +10,7 @@ shrunk with Hypothesis to a minimal game and written as its own draft scenario t
 * causes.py: the cause of a divergence (its stable signature);
 * known.py: the known failures that apply to random games (by cause, by rule id);
 * compare.py: the comparison of one step, per capability;
+* planning.py: a game as the reference plays it, step by step;
 * lockstep.py: one game played on both sides (planned, then pipelined);
 * texts.py: the request bytes the fuzzer writes and the answer bytes it expects;
 * shrink.py: the Hypothesis shrink;

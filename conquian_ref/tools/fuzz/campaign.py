@@ -39,7 +39,8 @@ from .causes import Cause
 from .divergence import Divergence
 from .draft import free_id, scenario_data, scenario_text
 from .known import FuzzKnown
-from .lockstep import Lockstep, Pending, plan
+from .lockstep import Lockstep, Pending
+from .planning import plan
 from .diagnose import look_again, seen_in_game
 from .naming import Seen, settle
 from .shrink import Shrunk, shrink
