@@ -211,6 +211,27 @@ def test_bench_quick_runs(capsys, monkeypatch):
     assert "Anchor: OpenSpiel's gin_rummy not measured" in out and "ratio (vs all" not in out
 
 
+def test_bench_fuzz_starts_each_run_with_the_meld_memos_cold(monkeypatch):
+    """As a `conquian-ref fuzz` run starts: memos warmed by the engine's workloads earlier in
+    bench's process had made the fuzzer's planning look cheaper."""
+    from conquian_ref.engine.melds import meld_table
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools import bench_protocol
+
+    table = meld_table(load_profile("anglo-american-v1"))
+    sizes = []
+    real_run_fuzz = __import__("conquian_ref.tools.fuzz", fromlist=["run_fuzz"]).run_fuzz
+
+    def run_fuzz(**kwargs):
+        sizes.append(table.arrangeable.cache_info().currsize)
+        return real_run_fuzz(**kwargs)
+
+    monkeypatch.setattr("conquian_ref.tools.fuzz.run_fuzz", run_fuzz)
+    table.arrangeable(0b111)  # something in the memo
+    rows = bench_protocol.bench_fuzz(["anglo-american-v1"], 3, 2)
+    assert sizes == [0, 0] and rows[0]["games"] == 3
+
+
 def test_bench_quick_json(capsys):
     status, out, err = run_cli(capsys, "bench", "--quick", "--json")
     assert status == 0, err

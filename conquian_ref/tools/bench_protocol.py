@@ -86,6 +86,8 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
     slower side sets the pace)."""
     import resource
 
+    from ..spec.profiles import load_profile
+    from .bench import clear_caches
     from .fuzz import run_fuzz
 
     adapter = f"{sys.executable} -m conquian_ref.conformance.adapter"
@@ -93,6 +95,10 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
     for profile_id in profile_ids:
         best = None
         for _ in range(repeats):
+            # Cold, as a `conquian-ref fuzz` run starts: the meld table's memos, warmed by the
+            # engine's workloads earlier in this process, had made planning look cheaper (on two
+            # decks by about a third of the fuzzer's CPU per game, docs/performance.md).
+            clear_caches(load_profile(profile_id))
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = time.process_time()
             run = run_fuzz(impl=adapter, profile=profile_id, games=games, seed=BENCH_SEED, echo=lambda line: None)
