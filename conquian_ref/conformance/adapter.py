@@ -296,7 +296,7 @@ def _encode(answer: dict) -> bytes:
     """One answer line: strict JSON (no NaN), UTF-8. A lone surrogate echoed from a request (a
     `seq` such as "\\ud800") cannot be UTF-8: that answer is written with \\u escapes instead."""
     try:
-        seq = answer["seq"]
+        seq = answer.get("seq")
         if type(seq) is int and len(answer) == 2 and answer.get("result") == "accepted":
             # The answer to every accepted action, most of what a fuzzer asks: written here, for
             # the encoder builds its C encoder afresh at every call (2 µs of the 15 this adapter
