@@ -69,6 +69,10 @@ def test_the_ratio_is_measured_and_printed_with_the_anchor(fake_pyspiel):
     text = bench_anchor.anchor_markdown({"anchor_status": None, "profiles": [result]})
     assert "| anglo-american-v1 |" in text
     assert "**all** actions" in text  # it says which count the ratio uses
+    # the same ratio for the same games with the meld search looked up: the most a faster search gives
+    floor = result["floor_anchor_ratio"]
+    assert floor["vs_all_actions"] == pytest.approx(result["floor"]["actions_per_cpu_second"] / anchor["actions_per_cpu_second"], rel=1e-2)
+    assert f"| {floor['vs_all_actions']:.2f}x |" in text
 
 
 def test_without_pyspiel_one_line_and_no_ratio(no_pyspiel):

@@ -218,18 +218,58 @@ def test_bench_fuzz_starts_each_run_with_the_meld_memos_cold(monkeypatch):
     from conquian_ref.spec.profiles import load_profile
     from conquian_ref.tools import bench_protocol
 
-    table = meld_table(load_profile("anglo-american-v1"))
+    profile = load_profile("anglo-american-v1")
     sizes = []
     real_run_fuzz = __import__("conquian_ref.tools.fuzz", fromlist=["run_fuzz"]).run_fuzz
 
     def run_fuzz(**kwargs):
-        sizes.append(table.arrangeable.cache_info().currsize)
+        sizes.append(meld_table(profile).arrangeable.cache_info().currsize)
+        meld_table(profile).arrangeable(0b111)  # something in the memo, for the next run
         return real_run_fuzz(**kwargs)
 
     monkeypatch.setattr("conquian_ref.tools.fuzz.run_fuzz", run_fuzz)
-    table.arrangeable(0b111)  # something in the memo
+    meld_table(profile).arrangeable(0b111)
     rows = bench_protocol.bench_fuzz(["anglo-american-v1"], 3, 2)
     assert sizes == [0, 0] and rows[0]["games"] == 3
+
+
+def test_bench_measures_a_profile_without_the_tables_of_the_profiles_before():
+    """Bench measured every profile in one process, and the meld tables of the profiles before
+    stayed alive: the garbage collector's full passes walked their memos, and twice-around's
+    games took a quarter longer after two decks' than alone."""
+    import gc
+    import weakref
+
+    from conquian_ref.engine.melds import meld_table
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools import bench
+
+    earlier = load_profile("spielanleitung-two-decks-v1")
+    bench.bench_games(earlier, 2, 1)
+    table = weakref.ref(meld_table(earlier))
+    bench.bench_profile(load_profile("anglo-american-v1"), quick=True)
+    gc.collect()
+    assert table() is None
+
+
+def test_bench_floor_plays_the_same_games_with_every_meld_question_looked_up():
+    """The floor of a profile's random games: the same games, every question to the meld table
+    answered from what a first run of them asked (no search), and the table as it was after."""
+    from conquian_ref.engine.melds import meld_table
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools import bench
+
+    profile = load_profile("spielanleitung-two-decks-v1")
+    table = meld_table(profile)
+    memo = table.arrangeable
+    games = bench.bench_games(profile, 4, 1)
+    floor = bench.bench_floor(profile, 4, 1, games)  # it checks it played as many actions
+    assert floor["questions"] > 0 and floor["us_per_action"] > 0
+    assert "legal_uses" in bench.QUESTIONS and "arrangeable" in bench.QUESTIONS
+    assert table.arrangeable is memo and "legal_uses" not in vars(table)  # put back
+    with pytest.raises(RuntimeError, match="not 1"):  # other games: the lookups are checked
+        bench.bench_floor(profile, 4, 1, dict(games, actions=1))
+    assert table.arrangeable is memo and "legal_uses" not in vars(table)  # put back after a failure too
 
 
 def test_bench_quick_json(capsys):

@@ -132,6 +132,12 @@ def ruleset_for(profile: Profile, variants: tuple[Variant, ...] = ()) -> RuleSet
     return _ruleset_for(profile, tuple(variants))
 
 
+def forget_rulesets() -> None:
+    """Forget every rule set built so far, and the meld tables they hold (a benchmark measures
+    each profile as a run of it alone: tools/bench.py)."""
+    _ruleset_for.cache_clear()
+
+
 @lru_cache(maxsize=512)
 def _ruleset_for(profile: Profile, variants: tuple[Variant, ...]) -> RuleSet:
     # Imported here: the tables import the game's helpers, and the game imports this module.

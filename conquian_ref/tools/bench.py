@@ -19,6 +19,10 @@ Four measurements, each with `time.perf_counter`, in this order (the first three
    (all the time divided by the actions applied; this includes the random agent's own work).
    The JSON output also gives games per CPU second (`time.process_time`): when it is much
    higher than games per second, other work took the core away during the run.
+   **The same games with the meld search looked up** (`bench_floor`): every question the engine
+   asks the meld table is answered from a dictionary filled on a first run of those games, so
+   what is left is all the rest of a game. It is the floor no faster meld search can go below,
+   and the difference is what the search costs (`search_share`).
 
 4. **Fuzzing over the protocol** (`conquian-ref fuzz` against `python -m
    conquian_ref.conformance.adapter`, as a separate process): games per second, and each
@@ -34,6 +38,7 @@ is the closest to the engine's own speed. For the listing times that is the best
 
 from __future__ import annotations
 
+import gc
 import random
 import statistics
 import sys
@@ -43,6 +48,8 @@ from ..engine.cards import count
 from ..engine.melds import meld_table
 from ..engine.phases import use_actions
 from ..engine.profile import Profile
+from ..engine.ruleset import forget_rulesets
+from ..engine.solver import Solver
 from .bench_anchor import anchor_markdown, anchor_status, bench_anchor, ratios
 from .bench_machine import machine
 from .options import emit
@@ -67,6 +74,18 @@ def clear_caches(profile: Profile) -> None:
         memo = getattr(table, name, None)
         if hasattr(memo, "cache_clear"):
             memo.cache_clear()
+
+
+def drop_tables() -> None:
+    """Forget every profile's meld table (and the sorted use actions), and collect the garbage,
+    so that a profile is measured as a run of it alone would be. The memos of the profiles
+    measured before had stayed alive in this process, and the garbage collector's full passes
+    walked them all: twice-around's random games took a quarter longer after two decks' than
+    alone (docs/performance.md, "Issue 23's targets, 2026-12-06 evening")."""
+    forget_rulesets()  # each holds its profile's table
+    meld_table.cache_clear()
+    use_actions.cache_clear()
+    gc.collect()
 
 
 # -- 1. arrangement checks ---------------------------------------------------------------------
@@ -208,18 +227,83 @@ def bench_games(profile: Profile, games: int, repeats: int) -> dict:
     }
 
 
+# -- 3b. the same games, the meld search looked up ---------------------------------------------
+# The questions of the meld tables' one interface (engine/solver.py), read from it so that a
+# question added there is looked up here too.
+QUESTIONS = tuple(name for name, value in vars(Solver).items() if callable(value) and not name.startswith("_"))
+
+
+def bench_floor(profile: Profile, games: int, repeats: int, searched: dict) -> dict:
+    """The games of bench_games (`searched`: its figures) played again with every question to
+    the meld table answered from a dictionary filled on a first run of the same games: no search
+    at all. Its time per action is the floor a faster search could reach. The table's own
+    questions are put back afterwards, whatever happens."""
+    table = meld_table(profile)
+    saved = {name: table.__dict__[name] for name in QUESTIONS if name in table.__dict__}  # the memoised ones
+    answers: dict[str, dict] = {name: {} for name in QUESTIONS}
+    try:
+        clear_caches(profile)
+        asking = [False]  # the engine's questions are recorded, not the searches' own inner ones
+        for name in QUESTIONS:
+            setattr(table, name, _recording(getattr(table, name), answers[name], asking))
+        simulate(profile, games, BENCH_SEED, progress=False)
+        for name in QUESTIONS:
+            setattr(table, name, _looking_up(answers[name]))
+        runs = []
+        for _ in range(repeats):
+            cpu = time.process_time()
+            summary = simulate(profile, games, BENCH_SEED, progress=False)
+            runs.append((summary.seconds, time.process_time() - cpu, sum(summary.actions)))
+    finally:
+        for name in QUESTIONS:
+            table.__dict__.pop(name, None)
+        table.__dict__.update(saved)
+    seconds, _, actions = min(runs)
+    if actions != searched["actions"]:  # the same games, or the lookups answered something else
+        raise RuntimeError(f"bench: {profile.id}: the games with the meld search looked up played {actions} actions, not {searched['actions']}")
+    cpu = min(r[1] for r in runs)
+    return {
+        "us_per_action": round(seconds / actions * 1e6, 2),
+        "actions_per_cpu_second": round(actions / cpu) if cpu > 0 else None,
+        "questions": sum(map(len, answers.values())),  # distinct questions the games asked
+        "search_share": round(1 - seconds / actions * 1e6 / searched["us_per_action"], 3),
+    }
+
+
+def _recording(question, answers: dict, asking: list[bool]):
+    """`question`, whose answers to the engine (the outermost calls) are kept in `answers`."""
+    def ask(*args):
+        if asking[0]:
+            return question(*args)
+        asking[0] = True
+        try:
+            answer = answers[args] = question(*args)
+        finally:
+            asking[0] = False
+        return answer
+    return ask
+
+
+def _looking_up(answers: dict):
+    """The question answered from `answers` alone."""
+    return lambda *args: answers[args]
+
+
 # -- the command -------------------------------------------------------------------------------
 def bench_profile(profile: Profile, quick: bool, anchored: bool = False) -> dict:
     k = 1 if quick else 0
+    drop_tables()
     result = {
         "profile": profile.id,
         "arrangement": bench_arrangement(profile, ARRANGE_MASKS[k], REPEATS[k]),
         "legal": bench_legal(profile, POSITION_GAMES[k], REPEATS[k]),
         "games": bench_games(profile, GAMES[k], GAME_REPEATS[k]),
     }
+    result["floor"] = bench_floor(profile, GAMES[k], GAME_REPEATS[k], result["games"])
     if anchored:  # right after the games, so the two rates are taken in the same minute
         result["anchor"] = bench_anchor(ANCHOR_CPU_SECONDS[k], GAME_REPEATS[k], BENCH_SEED)
         result["anchor_ratio"] = ratios(result["games"], result["anchor"])
+        result["floor_anchor_ratio"] = ratios(result["floor"], result["anchor"])
     return result
 
 
@@ -236,15 +320,15 @@ def markdown(report: dict) -> str:
         "",
         "| profile | arrangement checks/s (cold) | arrangement checks/s (memoised) | legal() median µs | "
         "legal() p90 µs | legal() p99 µs | legal() play-phase median µs | legal() repeat median µs | random games/s | "
-        "µs per action |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "µs per action | µs per action, meld search looked up | meld search share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in report["profiles"]:
-        a, l, g = r["arrangement"], r["legal"], r["games"]
+        a, l, g, f = r["arrangement"], r["legal"], r["games"], r["floor"]
         lines.append(
             f"| {r['profile']} | {a['checks_per_second_cold']:,} | {a['checks_per_second_memoised']:,} | "
             f"{l['median_us']:.1f} | {l['p90_us']:.1f} | {l['p99_us']:.1f} | {l['play_phase_median_us']:.1f} | {l['repeat_median_us']:.1f} | "
-            f"{g['games_per_second']:,.0f} | {g['us_per_action']:.1f} |"
+            f"{g['games_per_second']:,.0f} | {g['us_per_action']:.1f} | {f['us_per_action']:.1f} | {f['search_share']:.0%} |"
         )
     first = report["profiles"][0] if report["profiles"] else None
     if first:
@@ -256,7 +340,9 @@ def markdown(report: dict) -> str:
             f"target ({a['arrangeable_share']:.0%} arrangeable in {first['profile']}); legal() at every decision "
             f"point of {l['games']} random games ({positions} positions), first listing with the meld-table "
             f"caches cleared, then a repeat ({l['repeats']} repetition(s), best per position); {g['games']:,} "
-            f"random complete games with tracing off (best of {g['repeats']} repetition(s)). 1-minute load "
+            f"random complete games with tracing off (best of {g['repeats']} repetition(s)), then the same games "
+            f"with every meld-table question answered from a dictionary filled on a first run of them (no search: "
+            f"the floor a faster meld search could reach). 1-minute load "
             f"average at the start: {m['load_average']}.",
         ]
     return "\n".join(lines)

@@ -87,7 +87,8 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
     import resource
 
     from ..spec.profiles import load_profile
-    from .bench import clear_caches
+    from ..engine.melds import meld_table
+    from .bench import drop_tables
     from .fuzz import run_fuzz
 
     adapter = f"{sys.executable} -m conquian_ref.conformance.adapter"
@@ -95,10 +96,13 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
     for profile_id in profile_ids:
         best = None
         for _ in range(repeats):
-            # Cold, as a `conquian-ref fuzz` run starts: the meld table's memos, warmed by the
-            # engine's workloads earlier in this process, had made planning look cheaper (on two
-            # decks by about a third of the fuzzer's CPU per game, docs/performance.md).
-            clear_caches(load_profile(profile_id))
+            # As a `conquian-ref fuzz` run starts: the profile's meld table built, its memos
+            # empty, no other profile's table alive. Memos warmed by the engine's workloads
+            # earlier in this process had made planning look cheaper (on two decks by about a
+            # third of the fuzzer's CPU per game), and the other profiles' memos more expensive
+            # (the garbage collector walks them; docs/performance.md).
+            drop_tables()
+            meld_table(load_profile(profile_id))
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = time.process_time()
             run = run_fuzz(impl=adapter, profile=profile_id, games=games, seed=BENCH_SEED, echo=lambda line: None)
