@@ -396,3 +396,24 @@ def test_C_ARR_4_and_C_TURN_2_fits_and_use_options_agree_with_the_rule_text(prof
     expected_fit = bool(exposed) and naive_arrangeable(profile, {*exposed, card})
     assert table.fits(m(profile, *exposed), m(profile, card)) == expected_fit
     assert use_options(profile, exposed, card, hand) == naive_use_options(profile, exposed, card, hand)
+
+
+@pytest.mark.parametrize("profile_id", ["anglo-american-v1", "spielanleitung-two-decks-v1"])
+def test_the_memoised_use_options_leave_the_garbage_collectors_lists(profile_id):
+    """The use searches' memos held a frozenset per question, which the garbage collector never
+    stops tracking: its full passes walked all of them (a fifth of a two-deck fuzz run's CPU).
+    An option list is a tuple of ints, untracked at its first collection."""
+    import gc
+
+    from conquian_ref.spec.profiles import load_profile
+
+    profile = load_profile(profile_id)
+    table = meld_table(profile)
+    card = lambda suit, rank: 1 << profile.deck.card(suit, rank)  # noqa: E731
+    # the ace to four of the first suit and the aces of two more: a run, a set, or both
+    hand = card(0, 0) | card(0, 1) | card(0, 2) | card(0, 3) | card(1, 0) | card(2, 0)
+    options = table.use_options(card(0, 4), hand)
+    alone = table.use_options(0, hand)  # the melds of hand cards alone
+    gc.collect()
+    assert options and alone
+    assert not gc.is_tracked(options) and not gc.is_tracked(alone)

@@ -116,9 +116,9 @@ class GivenMelds(MeldSolver):
         candidates = hand & self.meldable(pool)
         if candidates.bit_count() <= self.few_candidates:  # ask each subset (see FEW_CANDIDATES)
             return frozenset(s for s in subsets(candidates) if self.arrangeable(must | s))
-        return self.use_options(must, candidates)
+        return frozenset(self.use_options(must, candidates))
 
-    def _use_options(self, must: int, hand: int) -> frozenset[int]:
+    def _use_options(self, must: int, hand: int) -> tuple[int, ...]:
         """Every subset S of `hand` such that `must | S` has a valid arrangement.
 
         `must` is what has to be covered (exposed cards plus the taken card). Its lowest card
@@ -135,19 +135,19 @@ class GivenMelds(MeldSolver):
                 used = meld & hand
                 rests = self.use_options(must & ~meld, hand & ~meld)
                 options.update([used | rest for rest in rests] if used else rests)
-        return frozenset(options)
+        return tuple(options)
 
-    def _hand_only(self, hand: int) -> frozenset[int]:
+    def _hand_only(self, hand: int) -> tuple[int, ...]:
         """Every subset of `hand` (the empty one included) with a valid arrangement."""
         if hand == 0:
-            return frozenset((0,))
+            return (0,)
         low = (hand & -hand).bit_length() - 1
         without = hand & ~(1 << low)
         options = set(self._hand_melds(without))  # the lowest card stays in hand
         for meld in self._search_lowest[low]:  # or it goes down in a meld of cards above it
             if meld & hand == meld:
                 options.update([meld | rest for rest in self._hand_melds(hand & ~meld)])
-        return frozenset(options)
+        return tuple(options)
 
 
 class OneCopy(GivenMelds):

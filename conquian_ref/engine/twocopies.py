@@ -159,14 +159,14 @@ class Multiset(MeldSolver):
             options = self.use_options(must, candidates)
         return frozenset(resolve(s, hand, low) for s in options)
 
-    def _use_options(self, must: int, hand: int) -> frozenset[int]:
+    def _use_options(self, must: int, hand: int) -> tuple[int, ...]:
         """As GivenMelds._use_options on multisets: the meld of `must`'s lowest card takes what
         it can from `must` first (the cards left are the same multiset either way), the rest from
         the hand."""
         if must == 0:
             return self._hand_melds(hand)
         if hand == 0:
-            return frozenset((0,)) if self.arrangeable(must) else frozenset()
+            return _EMPTY_ONLY if self.arrangeable(must) else _NO_OPTION
         low = self._low
         lowest = (must & -must).bit_length() - 1
         pool = must | hand | (must & hand & low) << 1
@@ -177,11 +177,11 @@ class Multiset(MeldSolver):
                 used = canonical(meld & ~from_must, low)
                 for rest in self.use_options(canonical(must & ~from_must, low), canonical(hand & ~used, low)):
                     options.add(used | rest | (used & rest & low) << 1)
-        return frozenset(options)
+        return tuple(options)
 
-    def _hand_only(self, hand: int) -> frozenset[int]:
+    def _hand_only(self, hand: int) -> tuple[int, ...]:
         if hand == 0:
-            return frozenset((0,))
+            return _EMPTY_ONLY
         low = self._low
         lowest = (hand & -hand).bit_length() - 1
         options = set(self._hand_melds(hand & ~(3 << lowest)))  # no copy of the lowest card goes down
@@ -189,7 +189,7 @@ class Multiset(MeldSolver):
             if meld & hand == meld:
                 for rest in self._hand_melds(canonical(hand & ~meld, low)):
                     options.add(meld | rest | (meld & rest & low) << 1)
-        return frozenset(options)
+        return tuple(options)
 
 
 class AnySuitSets(Multiset):
@@ -327,7 +327,7 @@ class AnySuitSets(Multiset):
                 return True
         return False
 
-    def _uses_by_rank(self, must: int, hand: int, rank: int | None = None, pending: int = 0) -> frozenset[int]:
+    def _uses_by_rank(self, must: int, hand: int, rank: int | None = None, pending: int = 0) -> tuple[int, ...]:
         """Every multiset S of `hand` such that `must` + S can be arranged (canonical masks),
         `pending` cards of `rank` already counted for sets. The lowest card is taken from
         `must` when it is there (it has to be placed), else from the hand (left out, or used);
@@ -338,17 +338,17 @@ class AnySuitSets(Multiset):
         if rank is None:
             must, hand, rank = canonical(must, low), canonical(hand, low), 0
         if not hand:
-            return _EMPTY_ONLY if self.arrangeable(must, rank, pending) else _NONE
+            return _EMPTY_ONLY if self.arrangeable(must, rank, pending) else _NO_OPTION
         pool = must | hand | (must & hand & low) << 1
         bits = self._rank_bits
         while not pool & bits[rank]:
             if pending not in self._set_counts:
-                return _NONE
+                return _NO_OPTION
             rank, pending = rank + 1, 0
         here = pool & bits[rank]
         to_sets = pending + here.bit_count() >= self._set_min  # as in _by_rank
         if pending and not to_sets:
-            return _NONE
+            return _NO_OPTION
         lowest = here & -here  # copy 0 of the lowest card left
         runs = self._runs_from[lowest.bit_length() - 1]
         options: set[int] = set()
@@ -362,7 +362,7 @@ class AnySuitSets(Multiset):
                     used = rest & ~must  # the cards of the run that `must` lacks come from the hand
                     for more in self.use_options(_less(must, rest & must), _less(hand, used), rank, pending):
                         options.add(used | more | (used & more & low) << 1)
-            return frozenset(options)
+            return tuple(options)
         hand = _less(hand, lowest)
         options.update(self.use_options(must, hand, rank, pending))  # this copy stays in hand
         if to_sets and pending < self._most:
@@ -375,7 +375,7 @@ class AnySuitSets(Multiset):
                 add = lowest | used
                 for more in self.use_options(_less(must, rest & must), _less(hand, used), rank, pending):
                     options.add(add | more | (add & more & low) << 1)
-        return frozenset(options)
+        return tuple(options)
 
 
 def _less(mask: int, cards: int) -> int:
@@ -386,4 +386,8 @@ def _less(mask: int, cards: int) -> int:
 
 
 _NONE: frozenset[int] = frozenset()
-_EMPTY_ONLY = frozenset((0,))
+# The use searches' options, memoised, are tuples (a set's contents, once each), not frozensets:
+# a tuple of ints leaves the garbage collector's lists at its first collection, a frozenset never,
+# and the collector's full passes walked every one the memo held.
+_NO_OPTION: tuple[int, ...] = ()
+_EMPTY_ONLY: tuple[int, ...] = (0,)
