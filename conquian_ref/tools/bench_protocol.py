@@ -77,51 +77,69 @@ def conformance_markdown(c: dict) -> str:
 
 
 FUZZ_GAMES = (1_000, 20)
+BASE_GAMES = 1  # the short run whose CPU is taken away from each side's: start-up, handshake, ending
 
 
 def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
     """`conquian-ref fuzz` against the reference adapter as a separate process, per profile: games
     per second (best of `repeats`; the playing only, after the handshake), and the CPU time per
     game of each side (this process plans and judges, the adapter answers: on two free cores the
-    slower side sets the pace)."""
-    import resource
-
+    slower side sets the pace). A side's CPU per game is the difference between a run of `games`
+    and one of BASE_GAMES, over the games between: what either spends once (the adapter's
+    interpreter and imports, about 0.07 s, a tenth of its CPU over 1,000 light games) is in
+    neither figure."""
     from ..spec.profiles import load_profile
-    from ..engine.melds import meld_table
-    from .bench import drop_tables
-    from .fuzz import run_fuzz
 
-    adapter = f"{sys.executable} -m conquian_ref.conformance.adapter"
     rows = []
     for profile_id in profile_ids:
         best = None
+        profile = load_profile(profile_id)
         for _ in range(repeats):
-            # As a `conquian-ref fuzz` run starts: the profile's meld table built, its memos
-            # empty, no other profile's table alive. Memos warmed by the engine's workloads
-            # earlier in this process had made planning look cheaper (on two decks by about a
-            # third of the fuzzer's CPU per game), and the other profiles' memos more expensive
-            # (the garbage collector walks them; docs/performance.md).
-            drop_tables()
-            meld_table(load_profile(profile_id))
-            children = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = time.process_time()
-            run = run_fuzz(impl=adapter, profile=profile_id, games=games, seed=BENCH_SEED, echo=lambda line: None)
-            cpu = time.process_time() - cpu
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            child = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime  # the adapter, start-up included
+            run, fuzzer, adapter = _fuzz_run(profile, games)
+            _, fuzzer_base, adapter_base = _fuzz_run(profile, BASE_GAMES)
+            played = run.games - BASE_GAMES
             row = {
                 "profile": profile_id,
                 "games": run.games,
                 "actions": run.actions,
                 "games_per_second": round(run.games / run.seconds, 1),
-                "fuzzer_cpu_ms_per_game": round(cpu / run.games * 1e3, 2),
+                "fuzzer_cpu_ms_per_game": _per_game(fuzzer - fuzzer_base, played),
                 # None when the adapter was killed before it exited (it had STOP_GRACE to exit
                 # on stop): a process killed that way may leave no CPU time to this one.
-                "adapter_cpu_ms_per_game": round(child / run.games * 1e3, 2) if child > 0.01 else None,
+                "adapter_cpu_ms_per_game": _per_game(adapter - adapter_base, played) if adapter > 0.01 and adapter_base > 0.01 else None,
             }
             best = row if best is None or row["games_per_second"] > best["games_per_second"] else best
         rows.append(best)
     return rows
+
+
+def _fuzz_run(profile, games: int):
+    """One fuzz run of `games` against the adapter process: the run, this process's CPU seconds
+    and the adapter's (start-up included)."""
+    import resource
+
+    from ..engine.melds import meld_table
+    from .bench import drop_tables
+    from .fuzz import run_fuzz
+
+    # As a `conquian-ref fuzz` run starts: the profile's meld table built, its memos empty, no
+    # other profile's table alive. Memos warmed by the engine's workloads earlier in this process
+    # had made planning look cheaper (on two decks by about a third of the fuzzer's CPU per game),
+    # and the other profiles' memos more expensive (the garbage collector walks them;
+    # docs/performance.md).
+    drop_tables()
+    meld_table(profile)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time()
+    run = run_fuzz(impl=f"{sys.executable} -m conquian_ref.conformance.adapter", profile=profile.id, games=games, seed=BENCH_SEED, echo=lambda line: None)
+    cpu = time.process_time() - cpu
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return run, cpu, after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+
+
+def _per_game(seconds: float, games: int) -> float | None:
+    """Milliseconds per game, or None where the difference measures nothing (a quick run)."""
+    return round(seconds / games * 1e3, 2) if games > 0 and seconds > 0 else None
 
 
 def fuzz_markdown(rows: list[dict]) -> str:
@@ -130,6 +148,8 @@ def fuzz_markdown(rows: list[dict]) -> str:
         "|---|---:|---:|---:|",
     ]
     for r in rows:
-        adapter = "not measured" if r["adapter_cpu_ms_per_game"] is None else f"{r['adapter_cpu_ms_per_game']:.2f}"
-        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {r['fuzzer_cpu_ms_per_game']:.2f} | {adapter} |")
+        fuzzer, adapter = (
+            "not measured" if r[side] is None else f"{r[side]:.2f}" for side in ("fuzzer_cpu_ms_per_game", "adapter_cpu_ms_per_game")
+        )
+        lines.append(f"| {r['profile']} | {r['games_per_second']:,.0f} | {fuzzer} | {adapter} |")
     return "\n".join(lines)
