@@ -21,6 +21,7 @@ import sys
 from importlib import import_module
 from typing import Callable, Iterable
 
+from .conformance.collector import set_collector
 from .engine.errors import ConquianError
 
 PROG = "conquian-ref"
@@ -206,6 +207,7 @@ def _without_cache(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    set_collector()
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command_in(argv))  # only the command run is set up: --help stays fast
     parser._argv = argv

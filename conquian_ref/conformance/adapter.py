@@ -17,6 +17,7 @@ import sys
 from .. import __version__
 from ..engine.errors import ConquianError, shown
 from ..engine.setup import check_seat
+from .collector import set_collector
 from .lines import LineSplitter, TooLong
 from .protocol import CAPABILITIES, COMMANDS, PROTOCOL_VERSION, Command, match_answer
 from .reference import Reference
@@ -317,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--allow-profile-files", action="store_true",
                         help="let `setup` and `match` name a profile YAML file by its path (off: shipped ids only)")
     args = parser.parse_args(argv)
+    set_collector()
     return serve(allow_profile_files=args.allow_profile_files)
 
 
