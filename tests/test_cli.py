@@ -297,6 +297,9 @@ def test_bench_quick_json(capsys):
     assert [p["profile"] for p in report["profiles"]] == list(PROFILE_IDS)
     # the machine's own speed, to tell a slower machine from slower code between two runs
     assert report["machine"]["calibration_ms"] > 0
+    from conquian_ref.conformance.collector import FULL_PASS_EVERY
+
+    assert report["machine"]["gc_thresholds"][2] == FULL_PASS_EVERY  # the command line's collector setting
     for p in report["profiles"]:
         assert p["legal"]["positions"] > 0
         assert p["games"]["actions"] > 0

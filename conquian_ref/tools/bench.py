@@ -313,7 +313,7 @@ def markdown(report: dict) -> str:
         f"conquian-ref bench ({'quick' if report['quick'] else 'full'} run), {m['date']}",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable; the benchmark uses one); "
-        f"{m['python']}; {m['platform']}",
+        f"{m['python']} (garbage collector thresholds {tuple(m['gc_thresholds'])}); {m['platform']}",
         "",
         f"Calibration: {m['calibration_ms']:.1f} ms for a fixed pure-Python loop that runs none of this code "
         "(compare it across runs: where it moved, the machine did).",

@@ -9,6 +9,7 @@ virtual machine has run the same engine code three times faster on one day than 
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import os
 import platform
 import time
@@ -39,6 +40,8 @@ def machine(quick: bool = False) -> dict:
         "date": _dt.date.today().isoformat(),
         "load_average": _load_average(),
         "calibration_ms": calibration_ms(1 if quick else CALIBRATION_REPEATS),
+        # the collector's thresholds the figures were taken under (conformance/collector.py)
+        "gc_thresholds": list(gc.get_threshold()),
     }
 
 
