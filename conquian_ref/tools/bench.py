@@ -81,7 +81,7 @@ def drop_tables() -> None:
     so that a profile is measured as a run of it alone would be. The memos of the profiles
     measured before had stayed alive in this process, and the garbage collector's full passes
     walked them all: twice-around's random games took up to a quarter longer after two decks' than
-    alone (docs/performance.md, "Issue 23's targets, 2026-12-06 evening")."""
+    alone (docs/performance.md, "Issue 23's targets, each profile measured alone")."""
     forget_rulesets()  # each holds its profile's table
     meld_table.cache_clear()
     use_actions.cache_clear()
