@@ -270,9 +270,10 @@ def test_bench_measures_a_profile_without_the_tables_of_the_profiles_before():
     assert table() is None
 
 
-def test_bench_floor_plays_the_same_games_with_every_meld_question_looked_up():
+def test_bench_floor_plays_the_same_games_with_every_meld_question_looked_up(monkeypatch):
     """The floor of a profile's random games: the same games, every question to the meld table
     answered from what a first run of them asked (no search), and the table as it was after."""
+    from conquian_ref.engine.errors import ConquianError
     from conquian_ref.engine.melds import meld_table
     from conquian_ref.spec.profiles import load_profile
     from conquian_ref.tools import bench
@@ -285,9 +286,18 @@ def test_bench_floor_plays_the_same_games_with_every_meld_question_looked_up():
     assert floor["questions"] > 0 and floor["us_per_action"] > 0
     assert "legal_uses" in bench.QUESTIONS and "arrangeable" in bench.QUESTIONS
     assert table.arrangeable is memo and "legal_uses" not in vars(table)  # put back
-    with pytest.raises(RuntimeError, match="not 1"):  # other games: the lookups are checked
+    with pytest.raises(ConquianError, match="not 1"):  # other games: the lookups are checked
         bench.bench_floor(profile, 4, 1, dict(games, actions=1))
     assert table.arrangeable is memo and "legal_uses" not in vars(table)  # put back after a failure too
+    real_simulate, seeds = bench.simulate, iter([1, 2])  # the second run deals other games: a question never asked
+
+    def other_games(profile, games, seed, progress):
+        return real_simulate(profile, games, next(seeds), progress)
+
+    monkeypatch.setattr(bench, "simulate", other_games)
+    with pytest.raises(ConquianError, match="not the games played"):
+        bench.bench_floor(profile, 4, 1, games)
+    assert table.arrangeable is memo and "legal_uses" not in vars(table)
 
 
 def test_bench_quick_json(capsys):
