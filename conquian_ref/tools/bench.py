@@ -205,15 +205,7 @@ def bench_legal(profile: Profile, games: int, repeats: int) -> dict:
 
 # -- 3. random complete games ------------------------------------------------------------------
 def bench_games(profile: Profile, games: int, repeats: int) -> dict:
-    runs = []
-    for _ in range(repeats):
-        clear_caches(profile)
-        cpu = time.process_time()
-        summary = simulate(profile, games, BENCH_SEED, progress=False)
-        cpu = time.process_time() - cpu
-        runs.append((summary.seconds, cpu, sum(summary.actions)))
-    seconds, _, actions = min(runs)  # the least disturbed repetition
-    cpu = min(r[1] for r in runs)
+    seconds, cpu, actions = _timed_games(profile, games, repeats, cold=True)
     # Every action of our games is a seat's decision (the deal is one shuffle, no action).
     return {
         "games": games,
@@ -226,6 +218,20 @@ def bench_games(profile: Profile, games: int, repeats: int) -> dict:
         "games_per_cpu_second": round(games / cpu, 1) if cpu > 0 else None,
         "actions_per_cpu_second": round(actions / cpu) if cpu > 0 else None,  # the anchor's ratio reads this
     }
+
+
+def _timed_games(profile: Profile, games: int, repeats: int, cold: bool) -> tuple[float, float, int]:
+    """The seeded random games played `repeats` times (the meld memos cleared before each when
+    `cold`): the seconds and actions of the least disturbed repetition, and the least CPU time."""
+    runs = []
+    for _ in range(repeats):
+        if cold:
+            clear_caches(profile)
+        cpu = time.process_time()
+        summary = simulate(profile, games, BENCH_SEED, progress=False)
+        runs.append((summary.seconds, time.process_time() - cpu, sum(summary.actions)))
+    seconds, _, actions = min(runs)
+    return seconds, min(r[1] for r in runs), actions
 
 
 # -- 3b. the same games, the meld search looked up ---------------------------------------------
@@ -250,22 +256,16 @@ def bench_floor(profile: Profile, games: int, repeats: int, searched: dict) -> d
         simulate(profile, games, BENCH_SEED, progress=False)
         for name in QUESTIONS:
             setattr(table, name, _looking_up(answers[name]))
-        runs = []
-        for _ in range(repeats):
-            cpu = time.process_time()
-            summary = simulate(profile, games, BENCH_SEED, progress=False)
-            runs.append((summary.seconds, time.process_time() - cpu, sum(summary.actions)))
+        seconds, cpu, actions = _timed_games(profile, games, repeats, cold=False)
     except KeyError:  # a question the first run never asked: these are other games
-        runs = [(0.0, 0.0, None)]
+        seconds, cpu, actions = 0.0, 0.0, None
     finally:
         for name in QUESTIONS:
             table.__dict__.pop(name, None)
         table.__dict__.update(saved)
-    seconds, _, actions = min(runs, key=lambda run: run[0])
     if actions != searched["actions"]:  # the same games, or the lookups answered something else
         raise ConquianError(f"{profile.id}: the games with the meld search looked up are not the games played "
                             f"({actions} actions, not {searched['actions']}): the engine did not play the same seeds alike")
-    cpu = min(r[1] for r in runs)
     return {
         "us_per_action": round(seconds / actions * 1e6, 2),
         "actions_per_cpu_second": round(actions / cpu) if cpu > 0 else None,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 import time
 
-from .bench import BENCH_SEED
+from ..engine.melds import meld_table
+from .bench import BENCH_SEED, drop_tables
 
 
 def bench_conformance(repeats: int, profile_ids: list[str] | None = None) -> dict:
@@ -116,10 +117,8 @@ def bench_fuzz(profile_ids: list[str], games: int, repeats: int) -> list[dict]:
 def _fuzz_run(profile, games: int):
     """One fuzz run of `games` against the adapter process: the run, this process's CPU seconds
     and the adapter's (start-up included)."""
-    import resource
+    import resource  # POSIX only: imported where the fuzz benchmark needs it
 
-    from ..engine.melds import meld_table
-    from .bench import drop_tables
     from .fuzz import run_fuzz
 
     # As a `conquian-ref fuzz` run starts: the profile's meld table built, its memos empty, no
