@@ -295,7 +295,7 @@ class Game:
 
     def _held_copies(self, seat: int, act: Action) -> Action:
         """Two copies (RUL-34): the cards named, as the copies `seat` holds (actions.resolved)."""
-        if self.deck.copies == 1:
+        if self._copies == 1:
             return act
         if act.card is not None or act.cards:
             self.run("resolve_copies")
