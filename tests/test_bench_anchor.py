@@ -73,6 +73,10 @@ def test_the_ratio_is_measured_and_printed_with_the_anchor(fake_pyspiel):
     floor = result["floor_anchor_ratio"]
     assert floor["vs_all_actions"] == pytest.approx(result["floor"]["actions_per_cpu_second"] / anchor["actions_per_cpu_second"], rel=1e-2)
     assert f"| {floor['vs_all_actions']:.2f}x |" in text
+    # and with every search remembered (the memos kept): between the two
+    warm = result["warm_anchor_ratio"]
+    assert warm["vs_all_actions"] == pytest.approx(result["warm"]["actions_per_cpu_second"] / anchor["actions_per_cpu_second"], rel=1e-2)
+    assert f"| {warm['vs_all_actions']:.2f}x | {floor['vs_all_actions']:.2f}x |" in text
 
 
 def test_without_pyspiel_one_line_and_no_ratio(no_pyspiel):

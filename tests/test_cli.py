@@ -300,6 +300,26 @@ def test_bench_floor_plays_the_same_games_with_every_meld_question_looked_up(mon
     assert table.arrangeable is memo and "legal_uses" not in vars(table)
 
 
+def test_bench_warm_plays_the_same_games_again_with_every_search_remembered():
+    """The games with every search remembered: the same games right after the cold ones, the
+    memos kept, so not one search is done again (no memo misses), and other games are refused."""
+    from conquian_ref.engine.errors import ConquianError
+    from conquian_ref.engine.melds import meld_table
+    from conquian_ref.spec.profiles import load_profile
+    from conquian_ref.tools import bench
+
+    profile = load_profile("spielanleitung-two-decks-v1")
+    games = bench.bench_games(profile, 6, 1)
+    memos = [getattr(meld_table(profile), name) for name in ("arrangeable", "use_options", "extends")]
+    misses = [memo.cache_info().misses for memo in memos]
+    warm = bench.bench_warm(profile, 6, 2, games)
+    assert warm["us_per_action"] > 0 and warm["actions_per_cpu_second"] > 0
+    assert [memo.cache_info().misses for memo in memos] == misses  # every search answered by its memo
+    assert sum(memo.cache_info().hits for memo in memos) > 0
+    with pytest.raises(ConquianError, match="not 1"):
+        bench.bench_warm(profile, 6, 1, dict(games, actions=1))
+
+
 def test_bench_quick_json(capsys):
     status, out, err = run_cli(capsys, "bench", "--quick", "--json")
     assert status == 0, err
