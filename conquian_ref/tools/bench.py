@@ -238,7 +238,7 @@ def _timed_games(profile: Profile, games: int, repeats: int, cold: bool) -> tupl
     return seconds, min(r[1] for r in runs), actions
 
 
-# -- 3b. the same games, every search remembered ---------------------------------------------------
+# -- 3b. the same games, every search remembered -----------------------------------------------
 def bench_warm(profile: Profile, games: int, repeats: int, searched: dict) -> dict:
     """The games of bench_games (`searched`: its figures) played once more right after them, every
     memo kept: the same games ask the same questions, so every search is a memo hit. What is left
