@@ -150,14 +150,17 @@ class Multiset(MeldSolver):
         must = canonical(exposed | card_bit, low)
         candidates = canonical(hand, low) & self.meldable(pool)
         if candidates.bit_count() <= self.few_candidates:  # ask each sub-multiset (see FEW_CANDIDATES)
-            # a subset holding a card's copy 1 without its copy 0 is the same multiset as the one
-            # holding copy 0 instead, which is asked: only canonical subsets are
-            options = [
-                s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)
-            ]
+            options = self._asked_one_by_one(must, candidates)
         else:
             options = self.use_options(must, candidates)
         return frozenset(resolve(s, hand, low) for s in options)
+
+    def _asked_one_by_one(self, must: int, candidates: int) -> list[int]:
+        """Each sub-multiset of `candidates` that arranges with `must`, `arrangeable` asked of
+        each (see FEW_CANDIDATES). A subset holding a card's copy 1 without its copy 0 is the
+        same multiset as the one holding copy 0 instead, which is asked: only canonical subsets are."""
+        low = self._low
+        return [s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)]
 
     def _use_options(self, must: int, hand: int) -> tuple[int, ...]:
         """As GivenMelds._use_options on multisets: the meld of `must`'s lowest card takes what
@@ -247,9 +250,7 @@ class AnySuitSets(Multiset):
         must = canonical(exposed | card_bit, low)
         candidates = canonical(hand, low) & (linked | linked << 1)
         if candidates.bit_count() <= self.few_candidates:  # as Multiset.legal_uses
-            options = [
-                s for s in subsets(candidates) if not (s >> 1) & ~s & low and self.arrangeable(must | s | (must & s & low) << 1)
-            ]
+            options = self._asked_one_by_one(must, candidates)
         elif must & ~(linked | linked << 1):
             return _NONE  # an exposed card (or the taken one) in no meld of the pool
         else:
