@@ -291,6 +291,8 @@ def _no_constant(name: str):
 # a tenth of this adapter's time when the fuzzer streams it tens of thousands of requests.
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))  # the fuzzer writes the answers it expects with it
+ACCEPTED = ',"result":"accepted"}'  # the answer to an accepted action after its seq, as the encoder writes it (the fuzzer expects it too)
+_ACCEPTED_BYTES = ACCEPTED.encode()
 
 
 def _encode(answer: dict) -> bytes:
@@ -302,7 +304,7 @@ def _encode(answer: dict) -> bytes:
             # The answer to every accepted action, most of what a fuzzer asks: written here, for
             # the encoder builds its C encoder afresh at every call (2 µs of the 15 this adapter
             # spends on an action). The encoder's bytes (tests/test_hostile_adapter_input.py).
-            return b'{"seq":%d,"result":"accepted"}' % seq
+            return b'{"seq":%d' % seq + _ACCEPTED_BYTES
         return ANSWER_ENCODER.encode(answer).encode()
     except UnicodeEncodeError:
         return json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from json.encoder import encode_basestring_ascii
 
-from ...conformance.adapter import ANSWER_ENCODER
+from ...conformance.adapter import ACCEPTED, ANSWER_ENCODER
 from ...conformance.client import REQUEST_ENCODER
 
-# The reference adapter's answer to each kind of check, after its seq ({"seq": seq, **answer}).
-ACCEPTED = ',"result":"accepted"}'
+# The reference adapter's answer to each kind of check, after its seq ({"seq": seq, **answer});
+# to an accepted action, its own ACCEPTED.
 ANSWER = {  # but `apply`'s (ACCEPTED, or `refused`)
     "setup": lambda check: ',"ok":true}',
     "legal": lambda check: f',"legal":{ANSWER_ENCODER.encode(check[5])}}}',
